@@ -1,0 +1,3 @@
+from ompgpu.cli import main
+
+raise SystemExit(main())

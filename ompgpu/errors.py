@@ -1,0 +1,80 @@
+"""Source coordinates and user-facing diagnostics.
+
+Every user error raises an OmpgpuError subclass; the driver prints it gcc-style
+(`file:line:col: error: message`, the source line, a caret) and exits non-zero.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SourceCoord:
+    """A position in the user's source (1-based line and column)."""
+
+    file: str
+    line: int
+    col: int = 1
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+class OmpgpuError(Exception):
+    """A diagnosable error in the user's input or environment."""
+
+    kind = "error"
+
+    def __init__(self, message: str, coord: SourceCoord | None = None, notes: tuple[str, ...] = ()):
+        super().__init__(message)
+        self.message = message
+        self.coord = coord
+        self.notes = notes
+
+    def render(self, source_lines: dict[str, list[str]] | None = None) -> str:
+        """gcc-style text: location, message, the source line and a caret."""
+        head = f"{self.coord}: " if self.coord else "ompgpu: "
+        out = [f"{head}{self.kind}: {self.message}"]
+        line_text = _source_line(self.coord, source_lines)
+        if line_text is not None:
+            out.append(line_text)
+            col = max(1, self.coord.col)
+            prefix = "".join(c if c == "\t" else " " for c in line_text[: col - 1])
+            out.append(prefix + "^")
+        out.extend(f"note: {n}" for n in self.notes)
+        return "\n".join(out)
+
+
+class OmpSyntaxError(OmpgpuError):
+    """A malformed `#pragma omp` directive."""
+
+
+class CSyntaxError(OmpgpuError):
+    """The C code itself does not parse."""
+
+
+class OmpSemanticError(OmpgpuError):
+    """Well-formed but invalid OpenMP (wrong nesting, bad clause, unknown variable)."""
+
+
+class UnsupportedError(OmpgpuError):
+    """Valid OpenMP that ompgpu cannot compile yet; never silently miscompiled."""
+
+
+class ToolchainError(OmpgpuError):
+    """A tool the driver needs (nvcc, cc) is missing or failed."""
+
+
+def _source_line(coord: SourceCoord | None, source_lines: dict[str, list[str]] | None) -> str | None:
+    if coord is None or coord.line < 1:
+        return None
+    lines = (source_lines or {}).get(coord.file)
+    if lines is None:
+        try:
+            with open(coord.file, encoding="utf-8", errors="replace") as f:
+                lines = f.read().split("\n")
+        except OSError:
+            return None
+    if coord.line > len(lines):
+        return None
+    return lines[coord.line - 1].rstrip("\n")
