@@ -1,0 +1,280 @@
+"""Symbols, types and the variables a region uses.
+
+`Env` is a chain of scopes mapping names to `Symbol`s; `region_uses` walks a statement
+(a target or parallel region body) and reports which outer variables it references,
+which it may write, and whose address it takes: the facts the data-sharing rules need.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from ompgpu.parser.bind import OmpConstruct
+
+
+@dataclass(frozen=True, eq=False)
+class Symbol:
+    name: str
+    kind: str  # 'var' | 'func' | 'enumerator' | 'typedef'
+    decl: c_ast.Node  # Decl / FuncDef / Enumerator / Typedef
+    is_global: bool
+    is_param: bool = False
+
+    @property
+    def type(self) -> c_ast.Node | None:
+        return getattr(self.decl, "type", None)
+
+
+class Env:
+    """Lexical scopes: a list of dicts, innermost last."""
+
+    def __init__(self, scopes: list[dict[str, Symbol]] | None = None):
+        self.scopes = scopes if scopes is not None else [{}]
+
+    def child(self) -> "Env":
+        return Env(self.scopes + [{}])
+
+    def copy(self) -> "Env":
+        return Env([dict(s) for s in self.scopes])
+
+    def add(self, sym: Symbol) -> None:
+        self.scopes[-1][sym.name] = sym
+
+    def lookup(self, name: str) -> Symbol | None:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        return None
+
+    @property
+    def at_file_scope(self) -> bool:
+        return len(self.scopes) == 1
+
+
+def declare(env: Env, node: c_ast.Node, is_param: bool = False) -> None:
+    """Add what `node` (a declaration) declares to the innermost scope."""
+    glob = env.at_file_scope
+    if isinstance(node, c_ast.FuncDef):
+        env.add(Symbol(node.decl.name, "func", node, True))
+    elif isinstance(node, c_ast.Typedef):
+        env.add(Symbol(node.name, "typedef", node, glob))
+    elif isinstance(node, c_ast.Decl):
+        _declare_enumerators(env, node.type)
+        if node.name:
+            kind = "func" if isinstance(node.type, c_ast.FuncDecl) else "var"
+            env.add(Symbol(node.name, kind, node, glob, is_param))
+    elif isinstance(node, c_ast.DeclList):
+        for d in node.decls:
+            declare(env, d, is_param)
+
+
+def _declare_enumerators(env: Env, t: c_ast.Node | None) -> None:
+    while t is not None and not isinstance(t, c_ast.Enum):
+        t = getattr(t, "type", None)
+    if isinstance(t, c_ast.Enum) and t.values is not None:
+        for e in t.values.enumerators:
+            env.add(Symbol(e.name, "enumerator", e, True))
+
+
+def param_decls(fn: c_ast.FuncDef) -> list[c_ast.Decl]:
+    ftype = fn.decl.type
+    while not isinstance(ftype, c_ast.FuncDecl):
+        ftype = ftype.type
+    params = ftype.args.params if ftype.args is not None else []
+    return [p for p in params if isinstance(p, c_ast.Decl) and p.name]
+
+
+# ---------------------------------------------------------------------------
+# Types
+
+def strip_decl_name(t: c_ast.Node) -> c_ast.Node:
+    return t
+
+
+def is_array(t: c_ast.Node | None) -> bool:
+    return isinstance(t, c_ast.ArrayDecl)
+
+
+def is_pointer(t: c_ast.Node | None) -> bool:
+    return isinstance(t, c_ast.PtrDecl)
+
+
+def base_type_names(t: c_ast.Node | None) -> list[str]:
+    """The identifier type words under declarators ('unsigned', 'int', ...)."""
+    while t is not None and not isinstance(t, (c_ast.IdentifierType, c_ast.Struct, c_ast.Union, c_ast.Enum)):
+        t = getattr(t, "type", None)
+    if isinstance(t, c_ast.IdentifierType):
+        return list(t.names)
+    return []
+
+
+def is_aggregate(t: c_ast.Node | None, env: Env | None = None) -> bool:
+    """Struct/union value (not a pointer or array), following typedefs."""
+    if not isinstance(t, c_ast.TypeDecl):
+        return False
+    inner = t.type
+    if isinstance(inner, (c_ast.Struct, c_ast.Union)):
+        return True
+    if isinstance(inner, c_ast.IdentifierType) and env is not None and len(inner.names) == 1:
+        sym = env.lookup(inner.names[0])
+        if sym is not None and sym.kind == "typedef":
+            return is_aggregate(sym.decl.type, env) or is_array(sym.decl.type)
+    return False
+
+
+def resolve_typedef(t: c_ast.Node | None, env: Env) -> c_ast.Node | None:
+    """Follow a typedef name one level at a time down to a declarator that is not a plain name."""
+    seen = 0
+    while isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) and len(t.type.names) == 1 and seen < 32:
+        sym = env.lookup(t.type.names[0])
+        if sym is None or sym.kind != "typedef":
+            break
+        t = sym.decl.type
+        seen += 1
+    return t
+
+
+# ---------------------------------------------------------------------------
+# What a region uses
+
+@dataclass
+class Uses:
+    """Outer variables a statement uses, in first-use order."""
+
+    order: list[Symbol] = field(default_factory=list)
+    written: set[Symbol] = field(default_factory=set)
+    address_taken: set[Symbol] = field(default_factory=set)
+    calls: list[str] = field(default_factory=list)
+    constructs: list[OmpConstruct] = field(default_factory=list)
+
+    def add(self, sym: Symbol) -> None:
+        if sym not in self.order:
+            self.order.append(sym)
+
+
+def region_uses(stmt: c_ast.Node, env: Env) -> Uses:
+    """Variables declared outside `stmt` (in env) that `stmt` references."""
+    u = Uses()
+    _UseWalker(env.child(), u).visit(stmt)
+    return u
+
+
+def _lvalue_root(n: c_ast.Node) -> c_ast.ID | None:
+    """The variable an lvalue names when writing it changes the variable itself."""
+    while isinstance(n, c_ast.StructRef) and n.type == ".":
+        n = n.name
+    if isinstance(n, c_ast.ArrayRef):
+        # Writing a[i] changes the variable only when a is an array (not a pointer).
+        root = n
+        while isinstance(root, c_ast.ArrayRef):
+            root = root.name
+        return root if isinstance(root, c_ast.ID) else None
+    return n if isinstance(n, c_ast.ID) else None
+
+
+class _UseWalker(c_ast.NodeVisitor):
+    def __init__(self, env: Env, uses: Uses):
+        self.env = env
+        self.outer = env.scopes[:-1]
+        self.uses = uses
+
+    def _outer_symbol(self, name: str) -> Symbol | None:
+        sym = self.env.lookup(name)
+        if sym is None or sym.kind != "var":
+            return None
+        for scope in self.outer:
+            if scope.get(name) is sym:
+                return sym
+        return None
+
+    def _note_write(self, target: c_ast.Node, address: bool = False) -> None:
+        root = _lvalue_root(target)
+        if root is None:
+            return
+        sym = self._outer_symbol(root.name)
+        if sym is None:
+            return
+        if isinstance(target, c_ast.ArrayRef) and not is_array(sym.type):
+            return  # p[i] = ... writes the pointee, not p
+        (self.uses.address_taken if address else self.uses.written).add(sym)
+
+    def visit_ID(self, n: c_ast.ID) -> None:
+        sym = self._outer_symbol(n.name)
+        if sym is not None:
+            self.uses.add(sym)
+
+    def visit_StructRef(self, n: c_ast.StructRef) -> None:
+        self.visit(n.name)  # n.field is a member name, not a variable
+
+    def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
+        if isinstance(n.name, c_ast.ID):
+            sym = self.env.lookup(n.name.name)
+            if sym is None or sym.kind == "func":
+                self.uses.calls.append(n.name.name)
+            else:
+                self.visit(n.name)
+        else:
+            self.visit(n.name)
+        if n.args is not None:
+            self.visit(n.args)
+
+    def visit_Assignment(self, n: c_ast.Assignment) -> None:
+        self._note_write(n.lvalue)
+        self.visit(n.lvalue)
+        self.visit(n.rvalue)
+
+    def visit_UnaryOp(self, n: c_ast.UnaryOp) -> None:
+        if n.op in ("++", "--", "p++", "p--"):
+            self._note_write(n.expr)
+        elif n.op == "&":
+            self._note_write(n.expr, address=True)
+        elif n.op == "sizeof":
+            return  # sizeof does not evaluate its operand
+        self.visit(n.expr)
+
+    def visit_Compound(self, n: c_ast.Compound) -> None:
+        saved = self.env
+        self.env = self.env.child()
+        for item in n.block_items or []:
+            self.visit(item)
+        self.env = saved
+
+    def visit_For(self, n: c_ast.For) -> None:
+        saved = self.env
+        self.env = self.env.child()
+        for part in (n.init, n.cond, n.next, n.stmt):
+            if part is not None:
+                self.visit(part)
+        self.env = saved
+
+    def visit_Decl(self, n: c_ast.Decl) -> None:
+        if n.init is not None:
+            self.visit(n.init)
+        self._visit_type_exprs(n.type)
+        declare(self.env, n)
+
+    def _visit_type_exprs(self, t: c_ast.Node | None) -> None:
+        while t is not None:
+            if isinstance(t, c_ast.ArrayDecl) and t.dim is not None:
+                self.visit(t.dim)
+            t = getattr(t, "type", None)
+
+    def visit_Typedef(self, n: c_ast.Typedef) -> None:
+        declare(self.env, n)
+
+    def visit_Typename(self, n: c_ast.Typename) -> None:
+        self._visit_type_exprs(n.type)
+
+    def visit_OmpConstruct(self, n: OmpConstruct) -> None:
+        self.uses.constructs.append(n)
+        # Clause variables are uses too (e.g. reduction(+:sum) with sum only in the clause).
+        for c in n.directive.clauses:
+            for item in getattr(c, "items", ()) or ():
+                sym = self._outer_symbol(item.name)
+                if sym is not None:
+                    self.uses.add(sym)
+                    if c.kind in ("reduction", "lastprivate"):
+                        self.uses.written.add(sym)
+        if n.body is not None:
+            self.visit(n.body)

@@ -1,0 +1,778 @@
+"""Device code generation: kernels, work functions, device functions -> one CUDA C++ file.
+
+User statements are printed by pycparser's C generator (a subclass that knows the OpenMP
+constructs and the soft stack); every piece of code the compiler itself adds comes from
+the jinja2 templates in `templates/`.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass, field
+
+from pycparser import c_ast, c_generator
+
+from ompgpu.analysis.symbols import Env, Symbol, declare, is_array, is_pointer, param_decls, region_uses, resolve_typedef
+from ompgpu.codegen.render import render
+from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError
+from ompgpu.outliner.outline import DEVICE_UNSUPPORTED, Capture, Kernel, Program, Sharing, region_sharing, unique_kernel_names
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest
+from ompgpu.parser.directives import Directive
+
+# Functions a kernel may call without a definition in the file: CUDA provides them on the device.
+DEVICE_LIBRARY = frozenset("""
+printf malloc free memcpy memset memcmp abs labs llabs
+sqrt sqrtf cbrt cbrtf exp expf exp2 exp2f expm1 expm1f log logf log2 log2f log10 log10f log1p log1pf
+pow powf sin sinf cos cosf tan tanf asin asinf acos acosf atan atanf atan2 atan2f sinh sinhf cosh coshf
+tanh tanhf asinh acosh atanh fabs fabsf floor floorf ceil ceilf round roundf trunc truncf fmod fmodf
+fmin fminf fmax fmaxf hypot hypotf erf erff erfc erfcf lround lroundf llround rint rintf nearbyint
+copysign copysignf fma fmaf ldexp ldexpf frexp frexpf modf modff rsqrt rsqrtf isnan isinf isfinite signbit
+tgamma lgamma remainder remainderf fdim fdimf nan nanf __assert_fail
+""".split())
+OMP_DEVICE_API = frozenset("""
+omp_get_thread_num omp_get_num_threads omp_get_team_num omp_get_num_teams omp_get_level omp_get_active_level
+omp_in_parallel omp_get_max_threads omp_get_thread_limit omp_get_num_procs omp_is_initial_device omp_get_wtime
+omp_get_wtick omp_get_ancestor_thread_num omp_get_team_size omp_get_device_num omp_init_lock omp_destroy_lock
+omp_set_lock omp_unset_lock omp_test_lock omp_init_nest_lock omp_destroy_nest_lock omp_set_nest_lock
+omp_unset_nest_lock omp_test_nest_lock omp_get_num_devices omp_get_default_device
+""".split())
+CXX_KEYWORDS = frozenset("""
+new delete class this template typename namespace using operator private public protected virtual friend
+try catch throw explicit mutable export bool true false nullptr decltype constexpr noexcept static_cast
+dynamic_cast reinterpret_cast const_cast typeid wchar_t char16_t char32_t alignof concept requires co_await
+""".split())
+RED_OPS = {"+": "RED_ADD", "-": "RED_ADD", "*": "RED_MUL", "min": "RED_MIN", "max": "RED_MAX", "&": "RED_BAND",
+           "|": "RED_BOR", "^": "RED_BXOR", "&&": "RED_LAND", "||": "RED_LOR"}
+ATOMIC_OPS = {"+": "ATOMIC_ADD", "-": "ATOMIC_SUB", "*": "ATOMIC_MUL", "/": "ATOMIC_DIV", "&": "ATOMIC_BAND",
+              "|": "ATOMIC_BOR", "^": "ATOMIC_BXOR", "<<": "ATOMIC_SHL", ">>": "ATOMIC_SHR"}
+
+
+@dataclass
+class WorkFunction:
+    id: int
+    name: str
+    pack: str
+    fields: list[str]
+    body: str
+    function: str  # the function (or kernel) whose code forks it
+
+
+@dataclass
+class DeviceOutput:
+    cuda: str
+    kernel_names: dict[int, str]
+    remarks: list[tuple[SourceCoord, str]] = field(default_factory=list)
+
+
+def generate_device(program: Program, mode: str = "auto") -> DeviceOutput:
+    return _DeviceGen(program, mode).run()
+
+
+class _DeviceGen:
+    def __init__(self, program: Program, mode: str):
+        self.p = program
+        self.mode = mode
+        self.workfns: list[WorkFunction] = []
+        self.critical_names: set[str] = set()
+        self.remarks: list[tuple[SourceCoord, str]] = []
+        self.device_functions: list[str] = []
+        self.calls: dict[str, set[str]] = {}
+        self.regions_of: dict[str, set[int]] = {}
+
+    # -- call graph --------------------------------------------------------------
+    def _closure(self) -> list[str]:
+        todo = []
+        for k in self.p.kernels:
+            todo += region_uses(k.construct, k.env).calls
+        for name, fn in self.p.functions.items():
+            if name in self.p.bound.declare_target:
+                todo.append(name)
+        seen: list[str] = []
+        while todo:
+            name = todo.pop()
+            if name in seen or name in OMP_DEVICE_API:
+                continue
+            fn = self.p.functions.get(name)
+            if fn is None:
+                continue
+            seen.append(name)
+            todo += region_uses(fn.body, self.p.globals_env).calls
+        return seen
+
+    def run(self) -> DeviceOutput:
+        names = unique_kernel_names(self.p.kernels)
+        device_fns = self._closure()
+        order = [n for n in self.p.functions if n in device_fns]  # source order
+        master_fns = self._master_reachable(order)
+        fn_texts, protos = [], []
+        for name in order:
+            fn = self.p.functions[name]
+            em = _Emitter(self, name, self.p.globals_env, master=name in master_fns)
+            text = em.function(fn)
+            fn_texts.append(text)
+            protos.append(em.prototype(fn))
+            self.calls[name] = em.called
+        kernels = []
+        for k in self.p.kernels:
+            kname = names[id(k)]
+            em = _Emitter(self, kname, k.env, master=True)
+            kernels.append(em.kernel(k, kname))
+            self.calls[kname] = em.called
+        # Which work functions each kernel can reach (for its dispatch switch).
+        for kt in kernels:
+            reach = set(self.regions_of.get(kt["name"], ()))
+            seen, todo = set(), list(self.calls.get(kt["name"], ()))
+            while todo:
+                f = todo.pop()
+                if f in seen:
+                    continue
+                seen.add(f)
+                reach |= self.regions_of.get(f, set())
+                todo += list(self.calls.get(f, ()))
+            kt["workfns"] = [w for w in self.workfns if w.id in reach]
+            self.remarks.append((kt["coord"], f"kernel '{kt['name']}' uses generic (warp-specialized) mode: "
+                                 f"{len(kt['workfns'])} parallel region(s) reachable"))
+        types = self._type_decls()
+        globals_ = self._device_globals()
+        cuda = render("device.cu.j2", source=self.p.bound.pre.path, types=types, globals=globals_,
+                      prototypes=protos, workfns=self.workfns, functions=fn_texts, kernels=kernels,
+                      critical_names=sorted(self.critical_names))
+        return DeviceOutput(cuda, names, self.remarks)
+
+    def _master_reachable(self, order: list[str]) -> set[str]:
+        """Device functions that a team's master may run (so their shared locals need the soft stack)."""
+        # Conservative: every device function may be called from master code.
+        return set(order)
+
+    # -- declarations the device needs --------------------------------------------
+    def _is_user_decl(self, node: c_ast.Node) -> bool:
+        coord = getattr(node, "coord", None)
+        if coord is None:
+            return True
+        file, _ = self.p.bound.pre.origins[coord.line - 1] if coord.line - 1 < len(self.p.bound.pre.origins) else ("", 0)
+        return file not in self.p.bound.pre.system_files
+
+    def _type_decls(self) -> list[str]:
+        gen = CGen()
+        out = []
+        for node in self.p.bound.ast.ext:
+            if not self._is_user_decl(node):
+                continue
+            if isinstance(node, c_ast.Typedef):
+                out.append(gen.visit(node) + ";")
+            elif isinstance(node, c_ast.Decl) and node.name is None and isinstance(node.type, (c_ast.Struct, c_ast.Union, c_ast.Enum)):
+                out.append(gen.visit(node) + ";")
+            elif isinstance(node, c_ast.Decl) and isinstance(node.type, c_ast.TypeDecl) and isinstance(node.type.type, (c_ast.Struct, c_ast.Union, c_ast.Enum)) \
+                    and getattr(node.type.type, "decls", None) is not None or (isinstance(node, c_ast.Decl) and isinstance(getattr(node.type, "type", None), c_ast.Enum) and node.type.type.values is not None):
+                # `struct S {..} s;` at file scope: emit the type only
+                t = copy.copy(node.type.type)
+                out.append(gen.visit(t) + ";")
+        return out
+
+    def _device_globals(self) -> list[str]:
+        gen = CGen()
+        out = []
+        for node in self.p.bound.ast.ext:
+            if isinstance(node, c_ast.Decl) and node.name in self.p.bound.declare_target and not isinstance(node.type, c_ast.FuncDecl):
+                if "extern" in (node.storage or []):
+                    continue
+                d = copy.copy(node)
+                d.storage = [s for s in (node.storage or []) if s != "static"]
+                out.append("__device__ " + gen.visit(d) + ";")
+        return out
+
+
+class CGen(c_generator.CGenerator):
+    """pycparser's generator, printing C that is also valid C++ for nvcc."""
+
+    def visit_ID(self, n):
+        return _cxx_name(n.name)
+
+    def visit_Constant(self, n):
+        return n.value
+
+    def _generate_type(self, n, modifiers=None, emit_declname=True):
+        if isinstance(n, c_ast.TypeDecl) and n.declname in CXX_KEYWORDS:
+            n = copy.copy(n)
+            n.declname = _cxx_name(n.declname)
+        return super()._generate_type(n, modifiers or [], emit_declname)
+
+
+def _cxx_name(name: str) -> str:
+    return f"{name}__c" if name in CXX_KEYWORDS else name
+
+
+def type_string(t: c_ast.Node, name: str | None = None) -> str:
+    """C declarator text for type t declaring `name` (abstract when name is None)."""
+    t = copy.deepcopy(t)
+    inner = t
+    while not isinstance(inner, c_ast.TypeDecl):
+        inner = inner.type
+    inner.declname = name
+    return CGen()._generate_type(t)
+
+
+def decay(t: c_ast.Node) -> c_ast.Node:
+    """Array type -> pointer to its element type."""
+    if isinstance(t, c_ast.ArrayDecl):
+        return c_ast.PtrDecl([], t.type)
+    return t
+
+
+@dataclass
+class _Loop:
+    var: str
+    var_type: str
+    declared: bool
+    lb: str
+    ub: str  # exclusive when step > 0 (after adjusting <=), for step < 0 the other way
+    step: str
+    cond_op: str
+
+
+class _Emitter(CGen):
+    """Prints one device function, kernel or work function."""
+
+    def __init__(self, gen: _DeviceGen, owner: str, env: Env, master: bool):
+        super().__init__()
+        self.g = gen
+        self.owner = owner
+        self.env = env.child()
+        self.master = master  # code that a team's master may run (forks, soft stack)
+        self.escaping: set[int] = set()  # id(decl) of locals that live on the soft stack
+        self.called: set[str] = set()
+        self.in_region = 0
+        self.red_targets: dict[str, str] = {}
+
+    # -- entry points -----------------------------------------------------------
+    def prototype(self, fn: c_ast.FuncDef) -> str:
+        d = copy.copy(fn.decl)
+        d.storage = [s for s in (d.storage or []) if s not in ("extern",)]
+        d.funcspec = [s for s in (d.funcspec or []) if s != "inline"]
+        return "__device__ " + self.visit(d) + ";"
+
+    def function(self, fn: c_ast.FuncDef) -> str:
+        params = param_decls(fn)
+        for p in params:
+            declare(self.env, p, is_param=True)
+        if self.master:
+            self.escaping = _escaping_locals(fn.body, self.env, self.g.p)
+        promoted = [p for p in params if id(p) in self.escaping]
+        d = copy.deepcopy(fn.decl)
+        d.funcspec = [s for s in (d.funcspec or []) if s != "inline"]
+        d.storage = [s for s in (d.storage or []) if s not in ("extern",)]
+        for p in param_decls(c_ast.FuncDef(d, None, None)):
+            if p.name in {q.name for q in promoted}:
+                _set_declname(p.type, p.name + "__param")
+        head = "__device__ " + self.visit(d)
+        body = self.visit(fn.body)
+        if promoted:
+            lines = [render("promote.j2", type=type_string(p.type), name=_cxx_name(p.name)) for p in promoted]
+            body = "{\n" + "".join(lines) + body + "}\n"
+        return head + "\n" + body
+
+    def kernel(self, k: Kernel, kname: str) -> dict:
+        body = k.body
+        self.escaping = _escaping_locals(body, self.env, self.g.p)
+        params, aliases, promotions = [], [], []
+        for cap in k.captures:
+            t = resolve_typedef(cap.sym.type, k.env)
+            name = _cxx_name(cap.name)
+            if cap.how in ("literal", "pointer", "attach"):
+                pt = cap.sym.type if cap.how == "literal" else decay(t if isinstance(t, c_ast.ArrayDecl) else cap.sym.type)
+                # A parameter that a parallel region shares by address moves onto the soft stack.
+                promoted = id(cap.sym.decl) in self.escaping
+                params.append((type_string(pt, name + "__param" if promoted else name), type_string(pt)))
+                if promoted:
+                    promotions.append(render("promote.j2", type=type_string(pt), name=name).strip())
+            else:
+                pt = c_ast.PtrDecl([], cap.sym.type)
+                params.append((type_string(pt, name + "__map"), type_string(pt)))
+                aliases.append(f"auto &{name} = *{name}__map;")
+        privates = [self._declare_private(s) for s in k.privates]
+        text = self._stmt_text(body)
+        if k.teams is not None and not _combined_with_parallel(k):
+            reds = [{"op": RED_OPS[c.op], "name": _cxx_name(item.name)}
+                    for c in k.teams.clauses if c.kind == "reduction" for item in c.items]
+            if reds:
+                text = render("reduction_scope.j2", reds=reds, body=text, barrier=False)
+        return {"name": kname, "coord": k.coord, "params": params, "aliases": aliases, "promotions": promotions,
+                "privates": privates, "body": text, "max_threads": 1024}
+
+    def _declare_private(self, sym: Symbol) -> str:
+        t = sym.type
+        return type_string(t, _cxx_name(sym.name)) + ";"
+
+    # -- scopes ---------------------------------------------------------------------
+    def visit_Compound(self, n):
+        saved, self.env = self.env, self.env.child()
+        text = super().visit_Compound(n)
+        self.env = saved
+        return text
+
+    def visit_For(self, n):
+        saved, self.env = self.env, self.env.child()
+        text = super().visit_For(n)
+        self.env = saved
+        return text
+
+    def visit_FuncCall(self, n):
+        if isinstance(n.name, c_ast.ID):
+            name = n.name.name
+            sym = self.env.lookup(name)
+            if sym is None or sym.kind == "func":
+                if name in self.g.p.functions:
+                    self.called.add(name)
+                elif name not in DEVICE_LIBRARY and name not in OMP_DEVICE_API and not name.startswith("__builtin"):
+                    raise UnsupportedError(f"function '{name}' is called in device code but has no definition in this file", self._coord(n))
+        return super().visit_FuncCall(n)
+
+    def visit_Decl(self, n, no_type=False):
+        if no_type:
+            return super().visit_Decl(n, no_type)
+        is_esc = id(n) in self.escaping and self.in_region == 0
+        declare(self.env, n)
+        if not is_esc:
+            if n.init is not None and _is_alloc_call(n.init) and is_pointer(n.type):
+                d = copy.copy(n)
+                d.init = c_ast.Cast(c_ast.Typename(None, [], None, _abstract(n.type)), n.init)
+                return super().visit_Decl(d)
+            return super().visit_Decl(n)
+        # A master variable that a parallel region shares: globally addressable storage.
+        if n.init is not None:
+            init = self.visit(n.init) if not isinstance(n.init, c_ast.InitList) else "{" + self.visit(n.init) + "}"
+        else:
+            init = None
+        return render("stack_var.j2", type=type_string(n.type), name=_cxx_name(n.name), init=init,
+                      alias=True, is_array=is_array(n.type) or isinstance(n.init, c_ast.InitList)).rstrip().rstrip(";")
+
+    # -- OpenMP constructs ----------------------------------------------------------------
+    def _coord(self, n) -> SourceCoord:
+        c = getattr(n, "coord", None)
+        if c is None:
+            return SourceCoord(self.g.p.bound.pre.path, 1, 1)
+        return self.g.p.bound.pre.user_coord(c.line, c.column)
+
+    def visit_OmpConstruct(self, n: OmpConstruct) -> str:
+        d = n.directive
+        leaf = d.leaves[0]
+        if d.name in DEVICE_UNSUPPORTED or leaf in DEVICE_UNSUPPORTED:
+            raise UnsupportedError(f"{DEVICE_UNSUPPORTED.get(d.name) or DEVICE_UNSUPPORTED[leaf]} is not supported yet", d.coord)
+        if leaf == "target":
+            raise UnsupportedError("a 'target' construct inside device code is not supported", d.coord)
+        if d.name in ("target update", "target enter data", "target exit data", "target data"):
+            raise UnsupportedError(f"'{d.name}' inside device code is not supported", d.coord)
+        if leaf == "teams":
+            rest = d.leaves[1:]
+            if not rest:
+                return self._stmt_text(n.body)
+            return self.visit_OmpConstruct(OmpConstruct(dataclasses.replace(d, name=" ".join(rest)), n.body, n.coord))
+        if leaf in ("simd",):
+            return self._stmt_text(n.body)
+        if leaf == "loop":
+            return self._loop_construct(n)
+        if leaf == "distribute":
+            return self._distribute(n)
+        if leaf == "parallel":
+            return self._parallel(n)
+        if leaf == "for":
+            return self._workshare_for(n, d)
+        if leaf in ("barrier",):
+            return render("stmt.j2", kind="barrier")
+        if leaf == "flush":
+            return render("stmt.j2", kind="flush")
+        if leaf in ("taskwait", "taskyield"):
+            return render("stmt.j2", kind="nothing", what=d.name)
+        if leaf == "single":
+            return render("stmt.j2", kind="single", body=self._stmt_text(n.body), nowait=d.has("nowait"))
+        if leaf in ("master", "masked"):
+            c = d.clause("filter")
+            return render("stmt.j2", kind="master", body=self._stmt_text(n.body), filter=c.expr.text if c else "0")
+        if leaf == "critical":
+            name = d.critical_name or "unnamed"
+            self.g.critical_names.add(name)
+            return render("stmt.j2", kind="critical", name=name, body=self._stmt_text(n.body))
+        if leaf == "atomic":
+            return self._atomic(n)
+        if leaf == "sections":
+            return self._sections(n)
+        if leaf == "section":
+            return self._stmt_text(n.body)
+        if d.name in ("declare target", "end declare target"):
+            return ""
+        raise UnsupportedError(f"'#pragma omp {d.name}' in device code is not supported yet", d.coord)
+
+    def _stmt_text(self, body) -> str:
+        if body is None:
+            return ";\n"
+        if isinstance(body, c_ast.Compound):
+            return self.visit(body)
+        return "{\n" + self._generate_stmt(body) + "}\n"
+
+    # ---- parallel ----------------------------------------------------------------------
+    def _parallel(self, n: OmpConstruct) -> str:
+        d = n.directive
+        rest = d.leaves[1:]
+        body = n.body
+        loop_vars: tuple[str, ...] = ()
+        if rest and rest[0] in ("for", "loop"):
+            loop_vars = _loop_var_names(body, collapse_depth(d))
+        elif rest and rest[0] not in ("for", "sections", "simd", "master", "masked", "loop"):
+            raise UnsupportedError(f"'#pragma omp {d.name}' is not supported yet", d.coord)
+        sharing = region_sharing(n, body, self.env, loop_vars=loop_vars)
+        return self._outline(n, sharing, inner=(dataclasses.replace(d, name=" ".join(rest)) if rest else None))
+
+    def _outline(self, n: OmpConstruct, sharing: Sharing, inner: Directive | None,
+                 extra_values: tuple[tuple[str, str, str], ...] = (), range_from: tuple[str, str] | None = None) -> str:
+        """Outline a parallel region into a work function; return the fork site."""
+        d = n.directive
+        wid = len(self.g.workfns) + 1
+        line = d.coord.line
+        wname = f"__omp_outlined_{self.owner.replace('__omp_offloading_', '')}_l{line}_{wid}"
+        pack = f"{wname}_args"
+        fields, inits, unpack = [], [], []
+        for sym in sharing.by_pointer:
+            vt = self._var_type(sym)
+            name = _cxx_name(sym.name)
+            fields.append(type_string(c_ast.PtrDecl([], vt), name) + ";")
+            inits.append(f"&{name}" if not is_array(vt) else f"&{name}")
+            unpack.append(f"auto &{name} = *__pack->{name};")
+        for sym in sharing.by_value:
+            vt = self._var_type(sym)
+            name = _cxx_name(sym.name)
+            fields.append(type_string(decay(vt), name) + ";")
+            inits.append(name)
+            unpack.append(f"auto {name} = __pack->{name};")
+        for ftype, fname, fvalue in extra_values:
+            fields.append(f"{ftype} {fname};")
+            inits.append(fvalue)
+            unpack.append(f"const {ftype} {fname} = __pack->{fname};")
+        privates = [type_string(self._var_type(s), _cxx_name(s.name)) + ";" for s in sharing.private
+                    if s.name not in _loop_var_names(n.body, collapse_depth(d))]
+        # Body of the work function: a fresh emitter context where captured names are locals.
+        sub = _Emitter(self.g, self.owner, self.env, master=False)
+        sub.in_region = 1
+        sub.called = self.called
+        if inner is not None:
+            body_text = sub._inner(OmpConstruct(inner, n.body, n.coord), range_from)
+        else:
+            body_text = sub._stmt_text(n.body)
+        reds = [{"op": RED_OPS[op], "name": _cxx_name(sym.name)} for op, sym in sharing.reductions]
+        if reds:
+            body_text = render("reduction_scope.j2", reds=reds, body=body_text, barrier=False)
+        wf_body = render("workfn_body.j2", pack=pack, unpack=unpack, privates=privates, body=body_text)
+        self.g.workfns.append(WorkFunction(wid, wname, pack, fields, wf_body, self.owner))
+        self.g.regions_of.setdefault(self.owner, set()).add(wid)
+        nt = d.clause("num_threads")
+        ifc = d.clause("if")
+        return render("fork.j2", id=wid, wname=wname, pack=pack, inits=inits,
+                      num_threads=nt.expr.text if nt else "0", if_cond=ifc.expr.text if ifc else None)
+
+    def _var_type(self, sym: Symbol) -> c_ast.Node:
+        return sym.type
+
+    def _inner(self, n: OmpConstruct, range_from: tuple[str, str] | None) -> str:
+        """The construct combined under `parallel` (for, sections, ...), inside the work function."""
+        leaf = n.directive.leaves[0]
+        if leaf in ("for", "loop"):
+            return self._workshare_for(n, dataclasses.replace(n.directive, name="for"), range_from=range_from, combined=True)
+        return self.visit_OmpConstruct(n)
+
+    # ---- loops ---------------------------------------------------------------------------------
+    def _loop_construct(self, n: OmpConstruct) -> str:
+        """`loop`: distribute + parallel for at team level, for inside a parallel region."""
+        d = n.directive
+        if self.in_region:
+            return self._workshare_for(n, dataclasses.replace(d, name="for"))
+        return self._distribute(OmpConstruct(dataclasses.replace(d, name="distribute parallel for"), n.body, n.coord))
+
+    def _analyze_loops(self, d: Directive, body: c_ast.Node) -> list[_Loop]:
+        depth = collapse_depth(d)
+        nest = loop_nest(body, depth)
+        loops = []
+        for f in nest:
+            loops.append(self._canonical(f, d))
+        return loops
+
+    def _canonical(self, f: c_ast.For, d: Directive) -> _Loop:
+        err = lambda why: UnsupportedError(f"loop of '#pragma omp {d.name}' is not in canonical form ({why})", self._coord(f))  # noqa: E731
+        init = f.init
+        if isinstance(init, c_ast.DeclList) and len(init.decls) == 1:
+            decl = init.decls[0]
+            var, vtype, declared, lb = decl.name, type_string(decl.type), True, decl.init
+        elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
+            var, declared, lb = init.lvalue.name, False, init.rvalue
+            sym = self.env.lookup(var)
+            vtype = type_string(sym.type) if sym is not None and sym.type is not None else "long long"
+        else:
+            raise err("expected 'var = lb' or a declaration as the loop's init")
+        if lb is None:
+            raise err("the loop variable has no initial value")
+        cond = f.cond
+        if not isinstance(cond, c_ast.BinaryOp) or cond.op not in ("<", "<=", ">", ">=", "!="):
+            raise err("expected 'var < ub', 'var <= ub', 'var > ub' or 'var >= ub' as the condition")
+        if isinstance(cond.left, c_ast.ID) and cond.left.name == var:
+            op, ub = cond.op, cond.right
+        elif isinstance(cond.right, c_ast.ID) and cond.right.name == var:
+            op = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}[cond.op]
+            ub = cond.left
+        else:
+            raise err(f"the condition does not test '{var}'")
+        step = _loop_step(f.next, var)
+        if step is None:
+            raise err("expected ++, --, += or -= of the loop variable as the increment")
+        gen = CGen()
+        return _Loop(_cxx_name(var), vtype, declared, self.visit(lb), self.visit(ub), step if isinstance(step, str) else self.visit(step), op)
+
+    def _loop_code(self, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str | None,
+                   range_from: tuple[str, str] | None, lastprivate: list[str], nowait: bool, barrier: bool) -> str:
+        loops = self._analyze_loops(d, body)
+        inner = loop_nest(body, len(loops))[-1].stmt
+        # Loop variables are private: declare them in the body scope.
+        saved, self.env = self.env, self.env.child()
+        self.in_region += 0
+        body_text = self._stmt_text(inner)
+        self.env = saved
+        return render("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, body=body_text,
+                      range_from=range_from, lastprivate=lastprivate, barrier=barrier and not nowait)
+
+    def _schedule(self, d: Directive) -> tuple[str, str | None]:
+        c = d.clause("schedule")
+        if c is None:
+            return "static", None
+        kind = c.schedule_kind if c.schedule_kind not in ("auto", "runtime") else "static"
+        return kind, (c.chunk.text if c.chunk is not None else None)
+
+    def _workshare_for(self, n: OmpConstruct, d: Directive, range_from=None, combined: bool = False) -> str:
+        kind, chunk = self._schedule(d)
+        if d.has("ordered"):
+            raise UnsupportedError("'ordered' loops on the device are not supported yet", d.coord)
+        lastp = [item.name for c in d.clauses if c.kind == "lastprivate" for item in c.items]
+        # A `for` combined with `parallel` has its reductions done by the region; alone, by itself.
+        reds = [] if combined else [{"op": RED_OPS[c.op], "name": _cxx_name(item.name)}
+                                    for c in d.clauses if c.kind == "reduction" for item in c.items]
+        text = self._loop_code(d, n.body, kind, chunk, range_from, lastp, d.has("nowait"), barrier=not reds)
+        if reds:
+            text = render("reduction_scope.j2", reds=reds, body=text, barrier=not d.has("nowait"))
+        return text
+
+    def _distribute(self, n: OmpConstruct) -> str:
+        d = n.directive
+        rest = d.leaves[1:]
+        if self.in_region:
+            raise OmpSemanticError("'distribute' must be closely nested in a 'teams' region", d.coord)
+        ds = d.clause("dist_schedule")
+        dchunk = ds.chunk.text if ds is not None and ds.chunk is not None else None
+        if not rest or rest == ("simd",):
+            return self._loop_code(d, n.body, "distribute", dchunk, None, [], True, barrier=False)
+        if rest[0] != "parallel":
+            raise UnsupportedError(f"'#pragma omp {d.name}' is not supported yet", d.coord)
+        # distribute parallel for: this team's block of iterations, then a parallel for over it.
+        loops = self._analyze_loops(d, n.body)
+        pf = OmpConstruct(dataclasses.replace(d, name=" ".join(rest)), n.body, n.coord)
+        loop_vars = _loop_var_names(n.body, collapse_depth(d))
+        sharing = region_sharing(pf, n.body, self.env, loop_vars=loop_vars)
+        fork = self._outline(pf, sharing, inner=dataclasses.replace(d, name=" ".join(rest[1:])),
+                             extra_values=(("long long", "__dist_lo", "__dist_lo"), ("long long", "__dist_hi", "__dist_hi")),
+                             range_from=("__dist_lo", "__dist_hi"))
+        return render("distribute_fork.j2", loops=loops, chunk=dchunk, fork=fork)
+
+    # ---- misc constructs -------------------------------------------------------------------------
+    def _sections(self, n: OmpConstruct) -> str:
+        d = n.directive
+        body = n.body
+        items = body.block_items if isinstance(body, c_ast.Compound) else [body]
+        secs = []
+        for it in items or []:
+            if isinstance(it, OmpConstruct) and it.directive.name == "section":
+                secs.append(self._stmt_text(it.body))
+            else:
+                secs.append(self._stmt_text(it))
+        return render("stmt.j2", kind="sections", sections=secs, nowait=d.has("nowait"))
+
+    def _atomic(self, n: OmpConstruct) -> str:
+        d = n.directive
+        kinds = [c.kind for c in d.clauses if c.kind in ("read", "write", "update", "capture", "compare")]
+        kind = kinds[0] if kinds else "update"
+        if kind == "compare":
+            raise UnsupportedError("'atomic compare' is not supported yet", d.coord)
+        body = n.body
+        stmts = body.block_items if isinstance(body, c_ast.Compound) else [body]
+        stmts = [s for s in (stmts or []) if not isinstance(s, c_ast.EmptyStatement)]
+        err = UnsupportedError(f"statement form of 'atomic {kind}' is not recognised", d.coord)
+        if kind == "read":
+            s = stmts[0] if len(stmts) == 1 else None
+            if not (isinstance(s, c_ast.Assignment) and s.op == "="):
+                raise err
+            return f"{self.visit(s.lvalue)} = ompgpu_atomic_read(&({self.visit(s.rvalue)}));\n"
+        if kind == "write":
+            s = stmts[0] if len(stmts) == 1 else None
+            if not (isinstance(s, c_ast.Assignment) and s.op == "="):
+                raise err
+            return f"ompgpu_atomic_write(&({self.visit(s.lvalue)}), {self.visit(s.rvalue)});\n"
+        if kind == "update":
+            if len(stmts) != 1:
+                raise err
+            upd = self._update_expr(stmts[0])
+            if upd is None:
+                raise err
+            x, op, e, _ = upd
+            return f"ompgpu_atomic_update(ompgpu::{op}, &({x}), {e});\n"
+        # capture
+        if len(stmts) == 1:
+            s = stmts[0]
+            if not (isinstance(s, c_ast.Assignment) and s.op == "="):
+                raise err
+            v = self.visit(s.lvalue)
+            upd = self._update_expr(s.rvalue)
+            if upd is None:
+                raise err
+            x, op, e, new = upd
+            fn = "ompgpu_atomic_update_new" if new else "ompgpu_atomic_update"
+            return f"{v} = {fn}(ompgpu::{op}, &({x}), {e});\n"
+        if len(stmts) == 2:
+            a, b = stmts
+            if isinstance(a, c_ast.Assignment) and a.op == "=" and self._update_expr(b) is not None:
+                x, op, e, _ = self._update_expr(b)
+                if self.visit(a.rvalue) == x:
+                    return f"{self.visit(a.lvalue)} = ompgpu_atomic_update(ompgpu::{op}, &({x}), {e});\n"
+            if isinstance(b, c_ast.Assignment) and b.op == "=" and self._update_expr(a) is not None:
+                x, op, e, _ = self._update_expr(a)
+                if self.visit(b.rvalue) == x:
+                    return f"{self.visit(b.lvalue)} = ompgpu_atomic_update_new(ompgpu::{op}, &({x}), {e});\n"
+                if isinstance(a, c_ast.Assignment) and a.op == "=":
+                    pass
+            if isinstance(a, c_ast.Assignment) and a.op == "=" and isinstance(b, c_ast.Assignment) and b.op == "=" \
+                    and self.visit(a.rvalue) == self.visit(b.lvalue):
+                # { v = x; x = e; }: atomic exchange
+                x = self.visit(b.lvalue)
+                return f"{self.visit(a.lvalue)} = ompgpu_atomic_update(ompgpu::ATOMIC_ASSIGN, &({x}), {self.visit(b.rvalue)});\n"
+        raise err
+
+    def _update_expr(self, s) -> tuple[str, str, str, bool] | None:
+        """(x, op, e, yields_new) for x++, ++x, x--, --x, x op= e, x = x op e."""
+        if isinstance(s, c_ast.UnaryOp) and s.op in ("++", "--", "p++", "p--"):
+            op = "ATOMIC_ADD" if "+" in s.op else "ATOMIC_SUB"
+            return self.visit(s.expr), op, "1", not s.op.startswith("p")
+        if isinstance(s, c_ast.Assignment):
+            x = self.visit(s.lvalue)
+            if s.op != "=" and s.op[:-1] in ATOMIC_OPS:
+                return x, ATOMIC_OPS[s.op[:-1]], self.visit(s.rvalue), True
+            if s.op == "=" and isinstance(s.rvalue, c_ast.BinaryOp) and s.rvalue.op in ATOMIC_OPS:
+                if self.visit(s.rvalue.left) == x:
+                    return x, ATOMIC_OPS[s.rvalue.op], self.visit(s.rvalue.right), True
+                if self.visit(s.rvalue.right) == x and s.rvalue.op in ("+", "*", "&", "|", "^"):
+                    return x, ATOMIC_OPS[s.rvalue.op], self.visit(s.rvalue.left), True
+        return None
+
+
+def _combined_with_parallel(k: Kernel) -> bool:
+    return k.teams is not None and "parallel" in k.teams.leaves
+
+
+def _is_alloc_call(n) -> bool:
+    return isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in ("malloc", "calloc", "realloc")
+
+
+def _abstract(t):
+    t = copy.deepcopy(t)
+    inner = t
+    while not isinstance(inner, c_ast.TypeDecl):
+        inner = inner.type
+    inner.declname = None
+    return t
+
+
+def _loop_step(nxt, var):
+    if isinstance(nxt, c_ast.UnaryOp) and isinstance(nxt.expr, c_ast.ID) and nxt.expr.name == var:
+        return "1" if "+" in nxt.op else "-1"
+    if isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID) and nxt.lvalue.name == var:
+        if nxt.op == "+=":
+            return nxt.rvalue
+        if nxt.op == "-=":
+            return c_ast.UnaryOp("-", c_ast.UnaryOp("()", nxt.rvalue) if False else nxt.rvalue)
+        if nxt.op == "=" and isinstance(nxt.rvalue, c_ast.BinaryOp) and nxt.rvalue.op in ("+", "-"):
+            r = nxt.rvalue
+            if isinstance(r.left, c_ast.ID) and r.left.name == var:
+                return r.right if r.op == "+" else c_ast.UnaryOp("-", r.right)
+            if r.op == "+" and isinstance(r.right, c_ast.ID) and r.right.name == var:
+                return r.left
+    return None
+
+
+def _loop_var_names(body, depth: int) -> tuple[str, ...]:
+    names = []
+    for f in loop_nest(body, depth):
+        if isinstance(f.init, c_ast.DeclList):
+            names += [d.name for d in f.init.decls]
+        elif isinstance(f.init, c_ast.Assignment) and isinstance(f.init.lvalue, c_ast.ID):
+            names.append(f.init.lvalue.name)
+    return tuple(names)
+
+
+def _escaping_locals(body, env: Env, program: Program, kernel_literals: set | None = None) -> set[int]:
+    """id(decl) of master variables that a parallel region shares by address (or whose address is taken)."""
+    found: set[int] = set()
+    _EscapeFinder(env, found, kernel_literals or set()).visit(body)
+    return found
+
+
+class _EscapeFinder(c_ast.NodeVisitor):
+    def __init__(self, env: Env, found: set[int], literals: set):
+        self.env = env.child()
+        self.found = found
+        self.literals = literals
+
+    def visit_Compound(self, n):
+        saved, self.env = self.env, self.env.child()
+        for it in n.block_items or []:
+            self.visit(it)
+        self.env = saved
+
+    def visit_For(self, n):
+        saved, self.env = self.env, self.env.child()
+        for part in (n.init, n.cond, n.next, n.stmt):
+            if part is not None:
+                self.visit(part)
+        self.env = saved
+
+    def visit_Decl(self, n):
+        declare(self.env, n)
+        if n.init is not None:
+            self.visit(n.init)
+
+    def visit_UnaryOp(self, n):
+        if n.op == "&" and isinstance(n.expr, c_ast.ID):
+            sym = self.env.lookup(n.expr.name)
+            if sym is not None and sym.kind == "var" and not sym.is_global:
+                self.found.add(id(sym.decl))
+        self.visit(n.expr)
+
+    def visit_OmpConstruct(self, n: OmpConstruct):
+        d = n.directive
+        leaves = d.leaves
+        if "parallel" in leaves:
+            idx = leaves.index("parallel")
+            rest = leaves[idx + 1:]
+            loop_vars = _loop_var_names(n.body, collapse_depth(d)) if rest and rest[0] in ("for", "loop") else ()
+            sharing = region_sharing(n, n.body, self.env, loop_vars=loop_vars)
+            for sym in sharing.by_pointer:
+                if not sym.is_global:
+                    self.found.add(id(sym.decl))
+            return  # code inside the region runs on workers: nothing there escapes
+        if leaves[0] == "loop" or (leaves[0] == "teams" and "loop" in leaves):
+            sharing = region_sharing(n, n.body, self.env, loop_vars=_loop_var_names(n.body, collapse_depth(d)))
+            for sym in sharing.by_pointer:
+                if not sym.is_global:
+                    self.found.add(id(sym.decl))
+            return
+        if n.body is not None:
+            self.visit(n.body)
+
+
+
+
+def _set_declname(t: c_ast.Node, name: str) -> None:
+    while not isinstance(t, c_ast.TypeDecl):
+        t = t.type
+    t.declname = name

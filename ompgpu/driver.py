@@ -1,0 +1,129 @@
+"""The compiler driver: C file -> preprocessed text -> AST -> kernels -> host .c + device .cu -> objects -> executable."""
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ompgpu.cli import Options, UsageError
+from ompgpu.codegen.device import generate_device
+from ompgpu.codegen.host import generate_host
+from ompgpu.errors import OmpgpuError
+from ompgpu.outliner.outline import outline
+from ompgpu.parser.bind import bind_pragmas
+from ompgpu.parser.cfront import parse_c, preprocess
+from ompgpu.toolchain import DEVICE_RT, EMU_HEADER, EMU_RT, HOST_RT, find_cuda, host_cc, host_cxx, run, runtime_library
+
+
+@dataclass(frozen=True)
+class Translation:
+    """What one C file becomes."""
+
+    source: str
+    host_c: str
+    device_cu: str | None
+    remarks: tuple[str, ...]
+
+
+def translate(path: str, opts: Options) -> Translation:
+    """Front end, analysis and code generation for one C file (no external compilers but cpp)."""
+    pre = preprocess(path, host_cc(), tuple(opts.cpp_args) + ((opts.std,) if opts.std else ()), opts.verbose)
+    parsed = parse_c(pre)
+    bound = bind_pragmas(parsed)
+    try:
+        program = outline(bound)
+        device = generate_device(program, opts.mode)
+        host = generate_host(program, device.kernel_names, "none" if opts.offload == "none" else opts.offload)
+    except OmpgpuError as exc:
+        exc.coord = bound.coord_fixer.fix(exc.coord)
+        raise
+    remarks = tuple(f"{coord}: remark: {msg} [-Rpass=ompgpu]" for coord, msg in device.remarks)
+    return Translation(path, host, device.cuda if program.kernels or opts.emit_cuda else None, remarks)
+
+
+def compile_and_link(opts: Options) -> int:
+    c_files = [f for f in opts.inputs if f.endswith(".c")]
+    others = [f for f in opts.inputs if not f.endswith(".c")]
+    for f in c_files + others:
+        if not os.path.exists(f):
+            raise UsageError(f"no such file or directory: '{f}'")
+    for f in others:
+        if not f.endswith((".o", ".a", ".so")):
+            raise UsageError(f"unsupported input file '{f}' (expected .c, .o or .a)")
+    translations = []
+    for f in c_files:
+        t = translate(f, opts)
+        if opts.remarks:
+            for r in t.remarks:
+                print(r, file=sys.stderr)
+        translations.append(t)
+    if opts.syntax_only:
+        return 0
+    if opts.emit_cuda:
+        text = "".join(t.device_cu or "" for t in translations)
+        if opts.output and opts.output != "-":
+            Path(opts.output).write_text(text)
+        else:
+            sys.stdout.write(text)
+        return 0
+    with tempfile.TemporaryDirectory(prefix="ompgpu-") as tmp:
+        objects = []
+        for t in translations:
+            stem = Path(t.source).stem
+            work = Path(".") if opts.save_temps else Path(tmp)
+            objects += _compile_translation(t, opts, work / stem, Path(tmp))
+        if opts.compile_only:
+            for t, obj_group in zip(translations, _group(objects, translations, opts)):
+                out = opts.output or (Path(t.source).stem + ".o")
+                _merge_objects(obj_group, out, opts)
+            return 0
+        out = opts.output or "a.out"
+        link = [host_cxx(), "-fopenmp", *objects, *others, *opts.link_args, "-lm"]
+        if opts.offload in ("cuda", "emu"):
+            link += runtime_library(opts.offload, opts.verbose)
+        run(link + ["-o", out], opts.verbose, "linking")
+    return 0
+
+
+def _group(objects, translations, opts):
+    per = len(objects) // max(1, len(translations))
+    return [objects[i * per:(i + 1) * per] for i in range(len(translations))]
+
+
+def _merge_objects(objs: list[str], out: str, opts: Options) -> None:
+    if len(objs) == 1:
+        shutil.copyfile(objs[0], out)
+    else:
+        run(["ld", "-r", *objs, "-o", out], opts.verbose, "combining the host and device objects")
+
+
+def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -> list[str]:
+    host_c = stem.with_suffix(".host.c") if opts.save_temps else tmp / (stem.name + ".host.c")
+    host_c.write_text(t.host_c)
+    host_o = tmp / (stem.name + ".host.o")
+    flags = [opts.opt_level] + (["-g"] if opts.debug else []) + (["-w"] if opts.no_warnings else ["-Wno-unknown-pragmas"])
+    cc_cmd = [host_cc(), "-fopenmp", *flags, f"-I{HOST_RT}", "-c", str(host_c), "-o", str(host_o)]
+    if opts.std:
+        cc_cmd.insert(1, opts.std)
+    run(cc_cmd, opts.verbose, f"compiling the host code of {t.source}")
+    objects = [str(host_o)]
+    if opts.offload == "none" or t.device_cu is None:
+        return objects
+    dev_cu = stem.with_suffix(".device.cu") if opts.save_temps else tmp / (stem.name + ".device.cu")
+    dev_cu.write_text(t.device_cu)
+    dev_o = tmp / (stem.name + ".device.o")
+    if opts.offload == "cuda":
+        cuda = find_cuda()
+        cmd = [str(cuda.nvcc), "-std=c++17", opts.opt_level, f"-arch={opts.offload_arch}", f"-I{DEVICE_RT}", f"-I{HOST_RT}",
+               "-w" if opts.no_warnings else "-Wno-deprecated-gpu-targets", "-c", str(dev_cu), "-o", str(dev_o)]
+        if opts.debug:
+            cmd.insert(2, "-lineinfo")
+    else:
+        cmd = [host_cxx(), "-std=c++17", "-O1" if opts.opt_level == "-O0" else opts.opt_level, "-x", "c++", "-DOMPGPU_EMU",
+               "-include", str(EMU_HEADER), f"-I{DEVICE_RT}", f"-I{HOST_RT}", f"-I{EMU_RT}", "-w", "-c", str(dev_cu), "-o", str(dev_o)]
+    run(cmd, opts.verbose, f"compiling the device code of {t.source}")
+    objects.append(str(dev_o))
+    return objects

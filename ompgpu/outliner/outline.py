@@ -1,0 +1,291 @@
+"""Outliner: target regions become kernels with classified captures; parallel regions get
+their data-sharing classification.
+
+`outline(bound)` walks every function, finds the host-level constructs (target regions
+and the data constructs), and returns a `Program`: the kernels with what each captures
+and how (by value, as a translated pointer, or as a mapped object), plus the device
+functions and globals the kernels reach. `region_sharing` classifies the variables of one
+parallel region; the code generator uses it both to outline the region and, beforehand,
+to find which master variables must live on the soft stack.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from ompgpu.analysis.symbols import Env, Symbol, declare, is_aggregate, is_array, is_pointer, param_decls, region_uses, resolve_typedef
+from ompgpu.errors import SourceCoord, UnsupportedError
+from ompgpu.parser.bind import BoundUnit, OmpConstruct
+from ompgpu.parser.directives import Directive, ListItem
+
+HOST_DATA_CONSTRUCTS = frozenset({"target data", "target enter data", "target exit data", "target update"})
+DEVICE_UNSUPPORTED = {
+    "task": "'task' inside a target region", "taskloop": "'taskloop' inside a target region",
+    "taskgroup": "'taskgroup' inside a target region", "ordered": "'ordered' inside a target region",
+    "cancel": "'cancel' inside a target region", "cancellation point": "'cancellation point' inside a target region",
+    "scan": "'scan' inside a target region", "threadprivate": "'threadprivate' inside a target region",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Capture:
+    """A variable a kernel receives from the host."""
+
+    sym: Symbol
+    how: str  # 'literal' (by value) | 'pointer' (translated pointer value) | 'attach' | 'object' (mapped, by reference)
+    map_type: str  # to / from / tofrom / alloc / '' (literal)
+    item: ListItem | None  # the map clause item (array section), if any
+    implicit: bool
+
+    @property
+    def name(self) -> str:
+        return self.sym.name
+
+
+@dataclass(frozen=True, eq=False)
+class Kernel:
+    name: str
+    function: str
+    construct: OmpConstruct
+    coord: SourceCoord
+    body: c_ast.Node  # what the team's master runs (teams level)
+    teams: Directive | None  # the teams directive (combined or nested), if any
+    captures: tuple[Capture, ...]
+    privates: tuple[Symbol, ...]  # private(...) on the target: declared in the kernel
+    env: Env  # the scope at the target construct
+
+
+@dataclass(frozen=True, eq=False)
+class Program:
+    bound: BoundUnit
+    kernels: tuple[Kernel, ...]
+    functions: dict[str, c_ast.FuncDef]  # every function defined in the file
+    globals_env: Env
+    host_constructs: tuple[OmpConstruct, ...]  # target regions and data constructs, outermost first
+
+
+@dataclass(frozen=True, eq=False)
+class Sharing:
+    """How a parallel region sees each outer variable it uses."""
+
+    by_pointer: tuple[Symbol, ...]  # shared and written or address-taken: the pack holds its address
+    by_value: tuple[Symbol, ...]  # firstprivate, or shared but read-only: the pack holds a copy
+    private: tuple[Symbol, ...]  # private / loop variables: declared in the work function
+    reductions: tuple[tuple[str, Symbol], ...]  # (operator, variable): private copy + combine
+    lastprivate: tuple[Symbol, ...]
+
+
+def outline(bound: BoundUnit) -> Program:
+    genv = Env()
+    functions: dict[str, c_ast.FuncDef] = {}
+    kernels: list[Kernel] = []
+    host: list[OmpConstruct] = []
+    for node in bound.ast.ext:
+        if isinstance(node, c_ast.FuncDef):
+            declare(genv, node)
+            functions[node.decl.name] = node
+            _Finder(bound, node, genv, kernels, host).run()
+        elif not isinstance(node, OmpConstruct):
+            declare(genv, node)
+    return Program(bound, tuple(kernels), functions, genv, tuple(host))
+
+
+def target_kind(d: Directive) -> str | None:
+    """'kernel' for target regions, 'data' for host data constructs, else None."""
+    if d.name in HOST_DATA_CONSTRUCTS:
+        return "data"
+    if d.leaves and d.leaves[0] == "target":
+        return "kernel"
+    return None
+
+
+class _Finder(c_ast.NodeVisitor):
+    """Walks one host function with a scope chain; records host-level constructs."""
+
+    def __init__(self, bound, fn, genv, kernels, host):
+        self.bound, self.fn, self.kernels, self.host = bound, fn, kernels, host
+        self.env = genv.child()
+        for p in param_decls(fn):
+            declare(self.env, p, is_param=True)
+
+    def run(self):
+        self.visit(self.fn.body)
+
+    def visit_Compound(self, n):
+        saved, self.env = self.env, self.env.child()
+        for item in n.block_items or []:
+            self.visit(item)
+        self.env = saved
+
+    def visit_For(self, n):
+        saved, self.env = self.env, self.env.child()
+        for part in (n.init, n.cond, n.next, n.stmt):
+            if part is not None:
+                self.visit(part)
+        self.env = saved
+
+    def visit_Decl(self, n):
+        declare(self.env, n)
+
+    def visit_Typedef(self, n):
+        declare(self.env, n)
+
+    def visit_OmpConstruct(self, n: OmpConstruct):
+        kind = target_kind(n.directive)
+        if kind == "data":
+            self.host.append(n)
+            if n.body is not None:
+                self.visit(n.body)
+        elif kind == "kernel":
+            self.host.append(n)
+            self.kernels.append(_make_kernel(self.bound, self.fn, n, self.env.copy(), len(self.kernels)))
+        elif n.body is not None:
+            self.visit(n.body)
+
+
+def _kernel_body(n: OmpConstruct) -> tuple[c_ast.Node, Directive | None]:
+    """Strip the target (and a directly nested teams) to what a team's master runs."""
+    d = n.directive
+    if len(d.leaves) > 1:
+        rest = d.leaves[1:]
+        teams = d if rest[0] == "teams" else None
+        return OmpConstruct(_sub_directive(d, rest), n.body, n.coord), teams
+    body = n.body
+    while isinstance(body, c_ast.Compound) and body.block_items and len(body.block_items) == 1:
+        body = body.block_items[0]
+    if isinstance(body, OmpConstruct) and body.directive.leaves[0] == "teams":
+        return n.body, body.directive
+    return n.body, None
+
+
+def _sub_directive(d: Directive, leaves: tuple[str, ...]) -> Directive:
+    """The combined directive without its leading leaves (clauses kept; each level picks its own)."""
+    import dataclasses
+
+    name = " ".join(leaves)
+    return dataclasses.replace(d, name=name)
+
+
+def _items_by_clause(d: Directive, kinds: tuple[str, ...]) -> dict[str, ListItem]:
+    out = {}
+    for c in d.clauses:
+        if c.kind in kinds:
+            for item in c.items:
+                out.setdefault(item.name, item)
+    return out
+
+
+def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env, index: int) -> Kernel:
+    d = n.directive
+    body, teams = _kernel_body(n)
+    uses = region_uses(n, env)
+    maps: dict[str, tuple[str, ListItem]] = {}
+    for c in d.clauses:
+        if c.kind == "map":
+            for item in c.items:
+                if item.members:
+                    raise UnsupportedError("mapping a struct member ('%s') is not supported yet; map the whole struct" % item.text, item.coord)
+                maps[item.name] = (c.map_type, item)
+    firstprivate = _items_by_clause(d, ("firstprivate",))
+    private = _items_by_clause(d, ("private",))
+    device_ptrs = _items_by_clause(d, ("is_device_ptr", "has_device_addr"))
+    reduction_vars = _items_by_clause(d, ("reduction",))
+    scalar_tofrom = any(c.kind == "defaultmap" and c.behavior == "tofrom" and c.category in (None, "scalar") for c in d.clauses)
+    captures: list[Capture] = []
+    privates: list[Symbol] = []
+    for sym in uses.order:
+        if sym.is_global and sym.name in bound.declare_target:
+            continue  # a device global: the kernel uses it directly
+        name = sym.name
+        t = resolve_typedef(sym.type, env)
+        if name in private:
+            privates.append(sym)
+            continue
+        if name in device_ptrs:
+            captures.append(Capture(sym, "literal", "", None, False))
+            continue
+        if name in maps:
+            mtype, item = maps[name]
+            if is_pointer(t) and item.sections:
+                captures.append(Capture(sym, "pointer", mtype, item, False))
+            elif is_pointer(t):
+                captures.append(Capture(sym, "attach", mtype, item, False))
+            elif is_array(t):
+                captures.append(Capture(sym, "pointer", mtype, item, False))
+            else:
+                captures.append(Capture(sym, "object", mtype, item, False))
+            continue
+        if name in firstprivate:
+            if is_array(t):
+                raise UnsupportedError(f"firstprivate array '{name}' on a target construct is not supported yet", firstprivate[name].coord)
+            captures.append(Capture(sym, "literal", "", None, False))
+            continue
+        # Implicit data-sharing rules of OpenMP 4.5/5.x for target.
+        if is_array(t):
+            captures.append(Capture(sym, "pointer", "tofrom", None, True))
+        elif is_pointer(t):
+            captures.append(Capture(sym, "attach", "", None, True))
+        elif is_aggregate(t, env) or name in reduction_vars or scalar_tofrom:
+            captures.append(Capture(sym, "object", "tofrom", None, True))
+        else:
+            captures.append(Capture(sym, "literal", "", None, True))
+    line = d.coord.line
+    same_line = sum(1 for k in range(index) if False)
+    del same_line
+    name = f"__omp_offloading_{fn.decl.name}_l{line}"
+    return Kernel(name, fn.decl.name, n, d.coord, body, teams, tuple(captures), tuple(privates), env)
+
+
+def unique_kernel_names(kernels: tuple[Kernel, ...]) -> dict[int, str]:
+    """Kernel names, with a suffix where two regions share a function and line."""
+    seen: dict[str, int] = {}
+    out = {}
+    for k in kernels:
+        count = seen.get(k.name, 0)
+        seen[k.name] = count + 1
+        out[id(k)] = k.name if count == 0 else f"{k.name}_{count}"
+    return out
+
+
+def region_sharing(n: OmpConstruct, body: c_ast.Node, env: Env, loop_vars: tuple[str, ...] = (),
+                   extra_private: tuple[str, ...] = (), skip_reduction: bool = False) -> Sharing:
+    """Classify the outer variables that a parallel region uses (OpenMP's rules)."""
+    d = n.directive
+    uses = region_uses(n if n.body is body else body, env)
+    private_names = set(_items_by_clause(d, ("private",))) | set(loop_vars) | set(extra_private)
+    first = set(_items_by_clause(d, ("firstprivate",)))
+    last = _items_by_clause(d, ("lastprivate",))
+    reds: list[tuple[str, Symbol]] = []
+    red_names: set[str] = set()
+    for c in d.clauses:
+        if c.kind == "reduction" and not skip_reduction:
+            for item in c.items:
+                sym = env.lookup(item.name)
+                if sym is not None:
+                    reds.append((c.op, sym))
+                    red_names.add(item.name)
+    by_ptr, by_val, priv, lastp = [], [], [], []
+    for sym in uses.order:
+        if sym.is_global:
+            continue
+        if sym.name in red_names:
+            if sym not in by_ptr:
+                by_ptr.append(sym)
+            continue
+        if sym.name in last:
+            lastp.append(sym)
+            by_ptr.append(sym)
+            continue
+        if sym.name in private_names:
+            priv.append(sym)
+            continue
+        if sym.name in first:
+            by_val.append(sym)
+            continue
+        t = sym.type
+        if (sym in uses.written or sym in uses.address_taken or is_array(t)):
+            by_ptr.append(sym)
+        else:
+            by_val.append(sym)
+    return Sharing(tuple(by_ptr), tuple(by_val), tuple(priv), tuple(reds), tuple(lastp))

@@ -1,0 +1,430 @@
+"""Bind `#pragma omp` directives to the statements they govern.
+
+pycparser leaves a pragma as a sibling of the statement that follows it. `bind_pragmas`
+returns a new AST in which each directive and its statement are one `OmpConstruct` node
+(standalone directives have no body), and runs the structural checks that need the C
+around a directive: nesting, loops after loop directives, collapse depth, names in scope.
+The AST it is given is not modified.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+
+from pycparser import c_ast
+
+from ompgpu.errors import OmpSemanticError, OmpSyntaxError, SourceCoord
+from ompgpu.parser.cfront import ParsedUnit, PreprocessedUnit
+from ompgpu.parser.directives import Directive, ExprClause
+from ompgpu.parser.pragma import parse_pragma
+
+STANDALONE = frozenset({
+    "barrier", "taskwait", "taskyield", "flush", "target update", "target enter data",
+    "target exit data", "cancel", "cancellation point", "threadprivate", "requires",
+    "declare target", "end declare target", "begin declare target", "declare simd",
+    "declare reduction", "declare variant", "declare mapper", "scan",
+})
+LOOP_LEAVES = frozenset({"for", "simd", "distribute", "loop", "taskloop"})
+WORKSHARING = frozenset({"for", "sections", "single", "loop"})
+# Leaves that start a new region in which a worksharing construct may nest again.
+REGION_LEAVES = frozenset({"parallel", "target", "teams", "task", "taskloop"})
+
+
+class OmpConstruct(c_ast.Node):
+    """A directive with the statement it governs (None for standalone directives).
+
+    `coord` is pycparser's coordinate of the pragma in the preprocessed text (used to
+    splice host code); `directive.coord` is the position in the user's file.
+    """
+
+    __slots__ = ("directive", "body", "coord", "__weakref__")
+    attr_names = ()
+
+    def __init__(self, directive: Directive, body: c_ast.Node | None, coord=None):
+        self.directive = directive
+        self.body = body
+        self.coord = coord
+
+    def children(self):
+        return (("body", self.body),) if self.body is not None else ()
+
+    def __iter__(self):
+        if self.body is not None:
+            yield self.body
+
+
+@dataclass(frozen=True)
+class BoundUnit:
+    """The result of binding: the new AST and what the file declares for the device."""
+
+    parsed: ParsedUnit
+    ast: c_ast.FileAST
+    declare_target: frozenset[str]
+    # Pragma lines of the preprocessed text -> how their columns map to the user's file.
+    coord_fixer: "CoordFixer"
+
+    @property
+    def pre(self) -> PreprocessedUnit:
+        return self.parsed.pre
+
+
+@dataclass
+class CoordFixer:
+    """Maps coordinates inside pragma text to true user positions.
+
+    The parser numbers columns as offsets into the (joined, macro-expanded) pragma text.
+    When the user's line is a plain `#pragma` line (possibly continued with backslashes),
+    aligning the non-blank characters of both texts recovers the real line and column.
+    """
+
+    tables: dict[tuple[str, int], tuple[int, list[tuple[int, int]]]] = field(default_factory=dict)
+
+    def register(self, file: str, line: int, base_col: int, text: str, source_lines: list[str] | None) -> None:
+        if not source_lines or line > len(source_lines):
+            return
+        logical: list[tuple[str, int, int]] = []  # (char, line, col) of the user's pragma
+        ln = line
+        raw = source_lines[ln - 1]
+        start = raw.find("pragma")
+        if start < 0:
+            return
+        pos = start + len("pragma")
+        while True:
+            chunk = raw[pos:]
+            cont = chunk.rstrip().endswith("\\")
+            body = chunk.rstrip()[:-1] if cont else chunk
+            for i, ch in enumerate(body):
+                if not ch.isspace():
+                    logical.append((ch, ln, pos + i + 1))
+            if not cont or ln >= len(source_lines):
+                break
+            ln += 1
+            raw, pos = source_lines[ln - 1], 0
+        positions = []
+        k = 0
+        for ch in text:
+            if ch.isspace():
+                positions.append(None)
+                continue
+            if k < len(logical) and logical[k][0] == ch:
+                positions.append((logical[k][1], logical[k][2]))
+                k += 1
+            else:
+                return  # texts differ (macro expansion, comments): keep the parser's columns
+        table = []
+        last = (line, base_col)
+        for p in positions:
+            last = p or last
+            table.append(last)
+        self.tables[(file, line)] = (base_col, table)
+
+    def fix(self, coord: SourceCoord | None) -> SourceCoord | None:
+        if coord is None:
+            return None
+        entry = self.tables.get((coord.file, coord.line))
+        if entry is None:
+            return coord
+        base_col, table = entry
+        off = coord.col - base_col
+        if 0 <= off < len(table):
+            ln, col = table[off]
+            return SourceCoord(coord.file, ln, col)
+        return coord
+
+
+def bind_pragmas(parsed: ParsedUnit) -> BoundUnit:
+    binder = _Binder(parsed)
+    ast = binder.bind_file(parsed.ast)
+    return BoundUnit(parsed, ast, frozenset(binder.declare_target), binder.fixer)
+
+
+def loop_nest(stmt: c_ast.Node, depth: int) -> list[c_ast.For]:
+    """The `depth` perfectly nested for loops starting at stmt (fewer if the nest is shallower)."""
+    loops: list[c_ast.For] = []
+    cur = stmt
+    while len(loops) < depth:
+        while isinstance(cur, c_ast.Compound) and cur.block_items and len(cur.block_items) == 1:
+            cur = cur.block_items[0]
+        if not isinstance(cur, c_ast.For):
+            break
+        loops.append(cur)
+        cur = cur.stmt
+    return loops
+
+
+def collapse_depth(d: Directive) -> int:
+    c = d.clause("collapse")
+    if isinstance(c, ExprClause) and c.expr is not None:
+        try:
+            return int(c.expr.text.strip().rstrip("uUlL"), 0)
+        except ValueError:
+            return 1
+    return 1
+
+
+class _Binder:
+    def __init__(self, parsed: ParsedUnit):
+        self.parsed = parsed
+        self.pre = parsed.pre
+        self.declare_target: set[str] = set()
+        self.fixer = CoordFixer()
+        self._source_cache: dict[str, list[str] | None] = {}
+        self.scopes: list[set[str]] = [set()]
+
+    # -- directives -------------------------------------------------------------
+    def _directive(self, pragma: c_ast.Pragma) -> Directive | None:
+        text = pragma.string or ""
+        line, col = pragma.coord.line, pragma.coord.column or 1
+        user = self.pre.user_coord(line, col)
+        lines = self._source(user.file)
+        base = SourceCoord(user.file, user.line, _pragma_text_col(lines, user.line, col))
+        self.fixer.register(user.file, user.line, base.col, text, lines)
+        try:
+            return parse_pragma(text, base)
+        except (OmpSyntaxError, OmpSemanticError) as exc:
+            exc.coord = self.fixer.fix(exc.coord)
+            raise
+
+    def _source(self, file: str) -> list[str] | None:
+        if file not in self._source_cache:
+            try:
+                with open(file, encoding="utf-8", errors="replace") as f:
+                    self._source_cache[file] = f.read().split("\n")
+            except OSError:
+                self._source_cache[file] = None
+        return self._source_cache[file]
+
+    def _err(self, cls, msg: str, coord: SourceCoord):
+        return cls(msg, self.fixer.fix(coord))
+
+    # -- file scope -------------------------------------------------------------
+    def bind_file(self, ast: c_ast.FileAST) -> c_ast.FileAST:
+        ext = []
+        open_blocks: list[Directive] = []
+        for node in ast.ext:
+            if isinstance(node, c_ast.Pragma):
+                d = self._directive(node)
+                if d is None:
+                    ext.append(node)
+                    continue
+                if d.name in ("declare target", "begin declare target") and not d.items and not d.clauses:
+                    open_blocks.append(d)
+                elif d.name == "begin declare target":
+                    open_blocks.append(d)
+                elif d.name == "end declare target":
+                    if not open_blocks:
+                        raise self._err(OmpSemanticError, "'#pragma omp end declare target' without a matching 'declare target'", d.coord)
+                    open_blocks.pop()
+                elif d.name == "declare target":
+                    for item in d.items:
+                        self.declare_target.add(item.name)
+                    for c in d.clauses:
+                        for item in getattr(c, "items", ()):
+                            self.declare_target.add(item.name)
+                ext.append(OmpConstruct(d, None, node.coord))
+                continue
+            self._declare_names(node)
+            if open_blocks:
+                for name in _declared_names(node):
+                    self.declare_target.add(name)
+            if isinstance(node, c_ast.FuncDef):
+                node = self._bind_funcdef(node)
+            ext.append(node)
+        if open_blocks:
+            d = open_blocks[-1]
+            raise self._err(OmpSemanticError, "'#pragma omp declare target' without a matching 'end declare target'", d.coord)
+        new = copy.copy(ast)
+        new.ext = ext
+        return new
+
+    def _declare_names(self, node: c_ast.Node) -> None:
+        for name in _declared_names(node):
+            self.scopes[-1].add(name)
+
+    def _bind_funcdef(self, fn: c_ast.FuncDef) -> c_ast.FuncDef:
+        self.scopes.append(set(_param_names(fn)))
+        body = self._stmt(fn.body, ctx=())
+        self.scopes.pop()
+        if body is fn.body:
+            return fn
+        new = copy.copy(fn)
+        new.body = body
+        return new
+
+    # -- statements -------------------------------------------------------------
+    def _items(self, items: list[c_ast.Node], ctx: tuple[Directive, ...], end_coord) -> list[c_ast.Node]:
+        out: list[c_ast.Node] = []
+        i = 0
+        while i < len(items):
+            node = items[i]
+            if isinstance(node, c_ast.Pragma):
+                bound, i = self._pragma_at(items, i, ctx)
+                out.append(bound)
+                continue
+            out.append(self._stmt(node, ctx))
+            i += 1
+        return out
+
+    def _pragma_at(self, items, i, ctx) -> tuple[c_ast.Node, int]:
+        pragma = items[i]
+        d = self._directive(pragma)
+        if d is None:
+            return pragma, i + 1
+        if d.name in STANDALONE or (d.name == "ordered" and d.has("depend")):
+            self._check_nesting(d, ctx)
+            self._check_names(d)
+            return OmpConstruct(d, None, pragma.coord), i + 1
+        if i + 1 >= len(items):
+            raise self._err(OmpSyntaxError, f"expected a statement after '#pragma omp {d.name}'", d.coord)
+        self._check_nesting(d, ctx)
+        self._check_names(d)
+        inner_ctx = ctx + (d,)
+        nxt = items[i + 1]
+        if isinstance(nxt, c_ast.Pragma):
+            body, j = self._pragma_at(items, i + 1, inner_ctx)
+        else:
+            body, j = self._stmt(nxt, inner_ctx), i + 2
+        self._check_loop(d, body)
+        return OmpConstruct(d, body, pragma.coord), j
+
+    def _stmt(self, node: c_ast.Node | None, ctx: tuple[Directive, ...]) -> c_ast.Node | None:
+        if node is None:
+            return None
+        if isinstance(node, c_ast.Compound):
+            self.scopes.append(set())
+            items = self._items(node.block_items or [], ctx, node.coord)
+            self.scopes.pop()
+            if items == (node.block_items or []) and all(a is b for a, b in zip(items, node.block_items or [])):
+                return node
+            new = copy.copy(node)
+            new.block_items = items
+            return new
+        if isinstance(node, c_ast.Pragma):
+            return self._lone_pragma(node, ctx)
+        if isinstance(node, c_ast.Decl):
+            self.scopes[-1].add(node.name)
+            return node
+        if isinstance(node, c_ast.DeclList):
+            for d in node.decls:
+                self.scopes[-1].add(d.name)
+            return node
+        if isinstance(node, c_ast.For):
+            self.scopes.append(set())
+            if node.init is not None:
+                self._stmt(node.init, ctx)
+            body = self._stmt(node.stmt, ctx)
+            self.scopes.pop()
+            return _replace(node, stmt=body)
+        if isinstance(node, (c_ast.While, c_ast.DoWhile)):
+            return _replace(node, stmt=self._stmt(node.stmt, ctx))
+        if isinstance(node, c_ast.If):
+            return _replace(node, iftrue=self._stmt(node.iftrue, ctx), iffalse=self._stmt(node.iffalse, ctx))
+        if isinstance(node, (c_ast.Label, c_ast.Case, c_ast.Default)):
+            if isinstance(node, c_ast.Label):
+                return _replace(node, stmt=self._stmt(node.stmt, ctx))
+            new_stmts = self._items(node.stmts or [], ctx, node.coord)
+            return _replace(node, stmts=new_stmts)
+        if isinstance(node, c_ast.Switch):
+            return _replace(node, stmt=self._stmt(node.stmt, ctx))
+        return node
+
+    def _lone_pragma(self, node: c_ast.Pragma, ctx) -> c_ast.Node:
+        d = self._directive(node)
+        if d is None:
+            return node
+        if d.name in STANDALONE:
+            self._check_nesting(d, ctx)
+            return OmpConstruct(d, None, node.coord)
+        raise self._err(OmpSyntaxError, f"expected a statement after '#pragma omp {d.name}'", d.coord)
+
+    # -- checks -----------------------------------------------------------------
+    def _check_loop(self, d: Directive, body: c_ast.Node) -> None:
+        if not (LOOP_LEAVES & set(d.leaves)):
+            return
+        if isinstance(body, OmpConstruct):
+            raise self._err(OmpSyntaxError, f"'#pragma omp {d.name}' must be followed by a for loop", d.coord)
+        depth = collapse_depth(d)
+        nest = loop_nest(body, depth)
+        if not nest:
+            raise self._err(OmpSyntaxError, f"'#pragma omp {d.name}' must be followed by a for loop", d.coord)
+        if len(nest) < depth:
+            c = d.clause("collapse")
+            raise self._err(OmpSemanticError,
+                            f"'collapse({depth})' needs {depth} perfectly nested loops, but the loop nest has only {len(nest)}",
+                            c.coord if c is not None else d.coord)
+
+    def _check_nesting(self, d: Directive, ctx: tuple[Directive, ...]) -> None:
+        leaves = d.leaves
+        parent = ctx[-1] if ctx else None
+        if leaves and leaves[0] == "teams":
+            if parent is None or parent.leaves[-1] != "target":
+                raise self._err(OmpSemanticError, "'teams' construct must be closely nested in a 'target' construct", d.coord)
+        if leaves and (leaves[0] in WORKSHARING or leaves[0] == "barrier" or d.name in ("barrier", "master", "single")):
+            # Closest enclosing region: the innermost directive that is a worksharing or region construct.
+            for outer in reversed(ctx):
+                outer_leaves = set(outer.leaves)
+                if outer_leaves & REGION_LEAVES and outer.leaves[-1] not in WORKSHARING:
+                    break
+                if outer.leaves[-1] in WORKSHARING or outer.leaves[-1] in ("critical", "ordered", "master", "masked") \
+                        or outer.leaves[-1] == "sections":
+                    what = "barrier" if d.name == "barrier" else leaves[0]
+                    raise self._err(OmpSemanticError,
+                                    f"'{what}' region may not be closely nested inside a '{outer.leaves[-1]}' region",
+                                    d.coord)
+        if leaves and leaves[0] == "distribute":
+            if parent is None or parent.leaves[-1] != "teams":
+                if not any(o.leaves[-1] == "teams" for o in ctx):
+                    raise self._err(OmpSemanticError, "'distribute' construct must be closely nested in a 'teams' region", d.coord)
+
+    def _check_names(self, d: Directive) -> None:
+        visible = set().union(*self.scopes)
+        for c in d.clauses:
+            for item in getattr(c, "items", ()) or ():
+                if item.name not in visible:
+                    raise self._err(OmpSemanticError, f"use of undeclared identifier '{item.name}' in clause '{c.kind}'", item.coord)
+        for item in d.items:
+            if item.name not in visible and d.name not in ("declare target", "critical"):
+                raise self._err(OmpSemanticError, f"use of undeclared identifier '{item.name}'", item.coord)
+
+
+def _replace(node: c_ast.Node, **fields) -> c_ast.Node:
+    if all(getattr(node, k) is v for k, v in fields.items()):
+        return node
+    new = copy.copy(node)
+    for k, v in fields.items():
+        setattr(new, k, v)
+    return new
+
+
+def _declared_names(node: c_ast.Node) -> list[str]:
+    if isinstance(node, c_ast.FuncDef):
+        return [node.decl.name]
+    if isinstance(node, c_ast.Decl):
+        names = [node.name] if node.name else []
+        if isinstance(node.type, c_ast.Enum) and node.type.values:
+            names += [e.name for e in node.type.values.enumerators]
+        return names
+    if isinstance(node, c_ast.Typedef):
+        return [node.name]
+    return []
+
+
+def _param_names(fn: c_ast.FuncDef) -> list[str]:
+    ftype = fn.decl.type
+    while not isinstance(ftype, c_ast.FuncDecl) and hasattr(ftype, "type"):
+        ftype = ftype.type
+    params = getattr(getattr(ftype, "args", None), "params", None) or []
+    return [p.name for p in params if getattr(p, "name", None)]
+
+
+_PRAGMA_RE = re.compile(r"^\s*#\s*pragma\s*")
+
+
+def _pragma_text_col(lines: list[str] | None, line: int, fallback: int) -> int:
+    """1-based column where the text after `#pragma` starts on the user's line."""
+    if lines and 1 <= line <= len(lines):
+        m = _PRAGMA_RE.match(lines[line - 1])
+        if m:
+            return m.end() + 1
+    return fallback

@@ -1,0 +1,227 @@
+"""C front end: preprocess with the real system headers, then parse with pycparser.
+
+The preprocessed text (`PreprocessedUnit.text`) is what the host compiler later sees, so
+the host keeps every GNU extension of the real headers. pycparser cannot read those
+extensions, so `parse_c` parses a *sanitized* copy in which they are blanked out with
+spaces: lines and columns stay where they were, and every pycparser coordinate is a
+(line, column) of the preprocessed text itself. `PreprocessedUnit.user_coord` maps such a
+position back to the user's file and line through gcc's line markers.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+from dataclasses import dataclass
+
+from pycparser import c_ast, c_parser
+from pycparser.c_parser import ParseError
+
+from ompgpu.errors import CSyntaxError, SourceCoord, ToolchainError
+
+# Keywords whose parenthesised argument is a GNU extension pycparser does not know.
+_BLANK_WITH_PARENS = frozenset({"__attribute__", "__attribute", "__asm__", "__asm", "asm", "__declspec"})
+# GNU spellings of standard keywords; replacements are never longer than the original,
+# so padding with spaces keeps every later column in place.
+_RESPELL = {
+    "__extension__": "",
+    "__restrict": "restrict",
+    "__restrict__": "restrict",
+    "__inline": "inline",
+    "__inline__": "inline",
+    "__const": "const",
+    "__volatile__": "volatile",
+    "__volatile": "volatile",
+    "__signed__": "signed",
+    "__signed": "signed",
+    "__builtin_offsetof": "offsetof",
+    "__alignof__": "_Alignof",
+    "__alignof": "_Alignof",
+}
+# Builtin type names of gcc that pycparser must see as typedefs. They are declared on the
+# first line of the sanitized text, which is always a line marker and hence blank.
+_BUILTIN_TYPEDEFS = (
+    "typedef char *__builtin_va_list; typedef float _Float32; typedef double _Float64; "
+    "typedef double _Float32x; typedef long double _Float64x; typedef long double _Float128; "
+    "typedef long double __float128;"
+)
+
+_TOKEN_RE = re.compile(
+    r'"(?:\\.|[^"\\\n])*"'  # string literal
+    r"|'(?:\\.|[^'\\\n])*'"  # char literal
+    r"|^[ \t]*#[^\n]*"  # preprocessor line (markers, pragmas)
+    r"|[A-Za-z_]\w*",
+    re.M,
+)
+_LINE_MARKER_RE = re.compile(r'^#\s*(?:line\s+)?(\d+)\s+"((?:\\.|[^"\\])*)"')
+
+
+@dataclass(frozen=True)
+class PreprocessedUnit:
+    """The user's file after cpp: text plus a map from its lines to the user's lines."""
+
+    path: str
+    text: str
+    # For line i (0-based) of `text`: (file, line) in the original sources.
+    origins: tuple[tuple[str, int], ...]
+    # Files that gcc's line markers flag as system headers.
+    system_files: frozenset[str] = frozenset()
+
+    @property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
+    def user_coord(self, line: int, col: int | None = 1) -> SourceCoord:
+        """Map a 1-based (line, column) of the preprocessed text to the user's source."""
+        if 1 <= line <= len(self.origins):
+            file, orig = self.origins[line - 1]
+            return SourceCoord(file, orig, col or 1)
+        return SourceCoord(self.path, line, col or 1)
+
+
+def preprocess(path: str, cc: str = "gcc", cpp_args: tuple[str, ...] = (), verbose: bool = False) -> PreprocessedUnit:
+    """Run the system preprocessor with -fopenmp so `_Pragma("omp ...")` becomes `#pragma omp`."""
+    cmd = [cc, "-E", "-fopenmp", *cpp_args, path]
+    if verbose:
+        import sys
+
+        print(" ".join(cmd), file=sys.stderr)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+    except FileNotFoundError as exc:
+        raise ToolchainError(f"cannot run the C preprocessor '{cc}': {exc.strerror}") from exc
+    if proc.returncode != 0:
+        # cpp already printed gcc-style diagnostics; pass them on verbatim.
+        raise CppFailed(proc.stderr.rstrip())
+    origins, system = _line_origins(proc.stdout, path)
+    return PreprocessedUnit(path, proc.stdout, origins, system)
+
+
+class CppFailed(CSyntaxError):
+    """The preprocessor rejected the file; its own diagnostics are the message."""
+
+    def render(self, source_lines=None) -> str:  # noqa: D401 - cpp's text is already gcc-style
+        return self.message
+
+
+def _line_origins(text: str, path: str) -> tuple[tuple[tuple[str, int], ...], frozenset[str]]:
+    origins = []
+    system = set()
+    file, line = path, 1
+    for raw in text.split("\n"):
+        m = _LINE_MARKER_RE.match(raw)
+        if m:
+            origins.append((file, line))
+            file, line = m.group(2), int(m.group(1))
+            if " 3" in raw[m.end():]:
+                system.add(file)
+            continue
+        origins.append((file, line))
+        line += 1
+    return tuple(origins), frozenset(system)
+
+
+def sanitize(text: str) -> str:
+    """Blank GNU extensions out of preprocessed C, keeping every line and column in place."""
+    out: list[str] = []
+    last = 0
+    skip_until = -1
+    n = len(text)
+    for m in _TOKEN_RE.finditer(text):
+        if m.start() < skip_until:
+            continue
+        word = m.group()
+        if word[0] in "\"'":
+            continue
+        if word.lstrip().startswith("#"):
+            if not word.lstrip()[1:].lstrip().startswith("pragma"):
+                out.append(text[last : m.start()])
+                out.append(" " * len(word))  # line markers: keep the line, drop the text
+                last = m.end()
+            continue
+        if word in _BLANK_WITH_PARENS:
+            end = _skip_parens(text, m.end(), n)
+            if end is not None:
+                out.append(text[last : m.start()])
+                out.append(re.sub(r"[^\n]", " ", text[m.start() : end]))
+                last = skip_until = end
+            continue
+        repl = _RESPELL.get(word)
+        if repl is not None:
+            out.append(text[last : m.start()])
+            out.append(repl.ljust(len(word)))
+            last = m.end()
+    out.append(text[last:])
+    return "".join(out)
+
+
+def _skip_parens(text: str, pos: int, n: int) -> int | None:
+    """Index just past the balanced (...) group starting at or after pos, else None."""
+    while pos < n and text[pos] in " \t\n":
+        pos += 1
+    if pos >= n or text[pos] != "(":
+        return None
+    depth = 0
+    while pos < n:
+        c = text[pos]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return pos + 1
+        elif c in "\"'":
+            pos += 1
+            while pos < n and text[pos] != c:
+                pos += 2 if text[pos] == "\\" else 1
+        pos += 1
+    return None
+
+
+class _Parser(c_parser.CParser):
+    """pycparser's parser, with a coordinate on every syntax error."""
+
+    def _parse_error(self, msg, coord):  # type: ignore[override]
+        if not hasattr(coord, "line"):
+            tok = self._peek()
+            line, col = (tok.lineno, tok.column) if tok is not None else (None, None)
+            raise _LocatedParseError(msg, line, col)
+        raise _LocatedParseError(msg, coord.line, coord.column)
+
+
+class _LocatedParseError(ParseError):
+    def __init__(self, msg: str, line: int | None, col: int | None):
+        super().__init__(msg)
+        self.msg, self.line, self.col = msg, line, col
+
+
+@dataclass(frozen=True)
+class ParsedUnit:
+    pre: PreprocessedUnit
+    ast: c_ast.FileAST
+
+
+def parse_c(pre: PreprocessedUnit) -> ParsedUnit:
+    """Parse preprocessed C. Coordinates in the AST are lines/columns of `pre.text`."""
+    text = sanitize(pre.text)
+    first_nl = text.find("\n")
+    # Line 1 of gcc -E output is a line marker (blank after sanitizing): room for typedefs.
+    if first_nl >= 0 and not text[:first_nl].strip():
+        text = _BUILTIN_TYPEDEFS + text[first_nl:]
+    else:
+        text = _BUILTIN_TYPEDEFS + " " + text
+    try:
+        ast = _Parser().parse(text, filename=pre.path)
+    except _LocatedParseError as exc:
+        coord = pre.user_coord(exc.line or len(pre.origins), exc.col or 1)
+        raise CSyntaxError(_describe_parse_error(exc.msg), coord) from None
+    except ParseError as exc:  # pragma: no cover - every path above is located
+        raise CSyntaxError(f"syntax error: {exc}", SourceCoord(pre.path, 1, 1)) from None
+    return ParsedUnit(pre, ast)
+
+
+def _describe_parse_error(msg: str) -> str:
+    if msg.startswith("before: "):
+        return f"syntax error before '{msg[len('before: '):]}'"
+    if msg == "At end of input":
+        return "syntax error: unexpected end of file"
+    return f"syntax error: {msg[0].lower()}{msg[1:]}"

@@ -1,0 +1,85 @@
+// Glue between the code ompgpu generates and the device runtime API.
+// Generated code calls only these `ompgpu_*` helpers (plus the runtime's documented entry
+// points), so the generator and the runtime can change independently.
+#pragma once
+#include <type_traits>
+#include <limits.h>
+#include <float.h>
+#include "ompgpu_device.cuh"
+
+// Comparison of a canonical loop's condition, for the trip count.
+enum { OMPGPU_CMP_LT, OMPGPU_CMP_LE, OMPGPU_CMP_GT, OMPGPU_CMP_GE, OMPGPU_CMP_NE };
+
+// Number of iterations of `for (v = lb; v CMP ub; v += st)`.
+static __device__ __forceinline__ long long ompgpu_trip_count(long long lb, long long ub, long long st, int cmp) {
+  if (st == 0) return 0;
+  if (cmp == OMPGPU_CMP_LE) ub += 1;
+  if (cmp == OMPGPU_CMP_GE) ub -= 1;
+  if (cmp == OMPGPU_CMP_NE) { if (st > 0 ? ub <= lb : ub >= lb) return 0; }
+  if (st > 0) return ub > lb ? (ub - lb + st - 1) / st : 0;
+  return lb > ub ? (lb - ub - st - 1) / (-st) : 0;
+}
+
+// A master variable that parallel regions share: lives on the team's soft stack for the
+// lifetime of its C scope (C++ destruction order keeps pushes and pops LIFO).
+template <class T> struct ompgpu_stack_var {
+  T *ptr;
+  __device__ __forceinline__ ompgpu_stack_var() : ptr((T *)ompgpu::stack_push((unsigned)sizeof(T))) {}
+  __device__ __forceinline__ ~ompgpu_stack_var() { ompgpu::stack_pop((unsigned)sizeof(T)); }
+  ompgpu_stack_var(const ompgpu_stack_var &) = delete;
+  ompgpu_stack_var &operator=(const ompgpu_stack_var &) = delete;
+};
+
+static __device__ __forceinline__ bool ompgpu_can_fork() { return ompgpu::can_fork(); }
+
+static __device__ __forceinline__ void ompgpu_fork(int id, const void *pack, unsigned size, int num_threads) {
+  ompgpu::fork(id, pack, size, num_threads);
+}
+
+// A parallel region that cannot fork (nested, or SPMD): a team of one runs it in place.
+template <class Pack>
+static __device__ __forceinline__ void ompgpu_run_serialized(void (*fn)(const void *), const Pack *pack) {
+  ompgpu::serialized_begin();
+  fn(pack);
+  ompgpu::serialized_end();
+}
+
+// Identity value of a reduction operator for type T.
+template <class T> static __device__ __forceinline__ T ompgpu_red_identity(ompgpu::RedOp op) {
+  switch (op) {
+    case ompgpu::RED_MUL: case ompgpu::RED_LAND: return (T)1;
+    case ompgpu::RED_BAND: return (T)~(unsigned long long)0;
+    case ompgpu::RED_MIN: return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+    case ompgpu::RED_MAX: return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+    default: return (T)0;
+  }
+}
+template <> __device__ __forceinline__ float ompgpu_red_identity<float>(ompgpu::RedOp op) {
+  switch (op) {
+    case ompgpu::RED_MUL: case ompgpu::RED_LAND: return 1.0f;
+    case ompgpu::RED_MIN: return INFINITY;
+    case ompgpu::RED_MAX: return -INFINITY;
+    default: return 0.0f;
+  }
+}
+template <> __device__ __forceinline__ double ompgpu_red_identity<double>(ompgpu::RedOp op) {
+  switch (op) {
+    case ompgpu::RED_MUL: case ompgpu::RED_LAND: return 1.0;
+    case ompgpu::RED_MIN: return INFINITY;
+    case ompgpu::RED_MAX: return -INFINITY;
+    default: return 0.0;
+  }
+}
+
+template <class T, class V> static __device__ __forceinline__ void ompgpu_reduce(ompgpu::RedOp op, T *target, V partial) {
+  ompgpu::reduce<T>(op, target, (T)partial);
+}
+
+template <class T> static __device__ __forceinline__ T ompgpu_atomic_read(T *p) { return ompgpu::atomic_read<T>(p); }
+template <class T, class V> static __device__ __forceinline__ void ompgpu_atomic_write(T *p, V v) { ompgpu::atomic_write<T>(p, (T)v); }
+template <class T, class V> static __device__ __forceinline__ T ompgpu_atomic_update(ompgpu::AtomicOp op, T *p, V v) {
+  return ompgpu::atomic_update<T>(op, p, (T)v);
+}
+template <class T, class V> static __device__ __forceinline__ T ompgpu_atomic_update_new(ompgpu::AtomicOp op, T *p, V v) {
+  return ompgpu::atomic_update_new<T>(op, p, (T)v);
+}

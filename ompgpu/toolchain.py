@@ -1,0 +1,142 @@
+"""Finding the external tools (nvcc, the host C/C++ compilers) and building the runtime once.
+
+nvcc is looked up in `$CUDA_HOME/bin`, then `PATH`, then the pip-installed NVIDIA wheels
+(`nvidia/cuda_nvcc/bin/nvcc` in site-packages). The host runtime library is compiled on
+first use and cached under `$OMPGPU_CACHE` (default `~/.cache/ompgpu`), keyed by a hash of
+its sources, the offload mode and the compilers, so a changed runtime is rebuilt.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from ompgpu.errors import ToolchainError
+
+RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
+DEVICE_RT = RUNTIME_DIR / "device"
+HOST_RT = RUNTIME_DIR / "host"
+EMU_RT = RUNTIME_DIR / "emu"
+EMU_HEADER = EMU_RT / "cuda_emu.h"
+
+
+@dataclass(frozen=True)
+class Cuda:
+    nvcc: Path
+    home: Path  # the folder with include/ and lib64/ (or lib/)
+
+    @property
+    def include(self) -> Path:
+        return self.home / "include"
+
+    @property
+    def libdir(self) -> Path:
+        for name in ("lib64", "lib"):
+            if (self.home / name / "libcudart_static.a").exists():
+                return self.home / name
+        return self.home / "lib64"
+
+    def version(self) -> str:
+        out = subprocess.run([str(self.nvcc), "--version"], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            if "release" in line:
+                return line.split("release", 1)[1].split(",")[0].strip()
+        return "unknown"
+
+
+def _nvcc_candidates() -> list[Path]:
+    cands = []
+    if os.environ.get("CUDA_HOME"):
+        cands.append(Path(os.environ["CUDA_HOME"]) / "bin" / "nvcc")
+    which = shutil.which("nvcc")
+    if which:
+        cands.append(Path(which))
+    cands.append(Path("/usr/local/cuda/bin/nvcc"))
+    for site in {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}:
+        cands.append(Path(site) / "nvidia" / "cuda_nvcc" / "bin" / "nvcc")
+    return cands
+
+
+@functools.lru_cache(maxsize=None)
+def find_cuda(required: bool = True) -> Cuda | None:
+    for cand in _nvcc_candidates():
+        if cand.is_file() and os.access(cand, os.X_OK):
+            nvcc = cand.resolve()
+            return Cuda(nvcc, nvcc.parent.parent)
+    if required:
+        raise ToolchainError(
+            "cannot find nvcc: set CUDA_HOME, put nvcc on PATH, or `pip install nvidia-cuda-nvcc-cu12`; "
+            "use --offload=emu to run on the CPU or --offload=none for host-only code"
+        )
+    return None
+
+
+def host_cc() -> str:
+    return os.environ.get("CC", "gcc")
+
+
+def host_cxx() -> str:
+    return os.environ.get("CXX", "g++")
+
+
+def run(cmd: list[str], verbose: bool, what: str) -> None:
+    if verbose:
+        print(" ".join(cmd), file=sys.stderr)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+    except FileNotFoundError as exc:
+        raise ToolchainError(f"cannot run {cmd[0]} ({what}): {exc.strerror}") from exc
+    if proc.returncode != 0:
+        detail = (proc.stderr or proc.stdout).strip()
+        raise ToolchainError(f"{what} failed ({cmd[0]} exited with {proc.returncode}):\n{detail}")
+    if verbose and proc.stderr.strip():
+        print(proc.stderr.rstrip(), file=sys.stderr)
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("OMPGPU_CACHE", Path.home() / ".cache" / "ompgpu"))
+
+
+def _sources_hash(paths: list[Path], extra: str) -> str:
+    h = hashlib.sha256(extra.encode())
+    for p in sorted(paths):
+        h.update(p.name.encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def runtime_library(offload: str, verbose: bool = False) -> list[str]:
+    """Link arguments for the host runtime in `offload` mode ('cuda' or 'emu'), built once."""
+    sources = sorted(HOST_RT.glob("*.cpp"))
+    headers = sorted(HOST_RT.glob("*.h"))
+    cxx = host_cxx()
+    if offload == "emu":
+        sources += sorted(EMU_RT.glob("*.cpp"))
+        headers += sorted(EMU_RT.glob("*.h"))
+        flags = ["-std=c++17", "-O2", "-DOMPGPU_EMU", "-include", str(EMU_HEADER), f"-I{HOST_RT}", f"-I{EMU_RT}"]
+        libs = ["-lpthread"]
+    else:
+        cuda = find_cuda()
+        flags = ["-std=c++17", "-O2", f"-I{cuda.include}", f"-I{HOST_RT}"]
+        libs = [f"-L{cuda.libdir}", "-lcudart_static", "-ldl", "-lpthread", "-lrt"]
+    key = _sources_hash(sources + headers, f"{offload} {cxx} {' '.join(flags)}")
+    lib = cache_dir() / f"{key}-{offload}" / "libompgpu_host.a"
+    if not lib.exists():
+        lib.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=lib.parent) as tmp:
+            objs = []
+            for src in sources:
+                obj = Path(tmp) / (src.stem + ".o")
+                run([cxx, *flags, "-fPIC", "-c", str(src), "-o", str(obj)], verbose, f"building the ompgpu runtime ({src.name})")
+                objs.append(str(obj))
+            staged = Path(tmp) / "libompgpu_host.a"
+            run(["ar", "rcs", str(staged), *objs], verbose, "archiving the ompgpu runtime")
+            os.replace(staged, lib)  # atomic: concurrent builds never see half a library
+    return [str(lib), *libs]
