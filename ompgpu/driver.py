@@ -33,6 +33,8 @@ def translate(path: str, opts: Options) -> Translation:
     pre = preprocess(path, host_cc(), tuple(opts.cpp_args) + ((opts.std,) if opts.std else ()), opts.verbose)
     parsed = parse_c(pre)
     bound = bind_pragmas(parsed)
+    if opts.syntax_only:
+        return Translation(path, "", None, ())
     try:
         program = outline(bound)
         device = generate_device(program, opts.mode)

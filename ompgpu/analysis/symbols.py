@@ -58,15 +58,26 @@ def declare(env: Env, node: c_ast.Node, is_param: bool = False) -> None:
     if isinstance(node, c_ast.FuncDef):
         env.add(Symbol(node.decl.name, "func", node, True))
     elif isinstance(node, c_ast.Typedef):
+        _declare_tag(env, node.type)
         env.add(Symbol(node.name, "typedef", node, glob))
     elif isinstance(node, c_ast.Decl):
         _declare_enumerators(env, node.type)
+        _declare_tag(env, node.type)
         if node.name:
             kind = "func" if isinstance(node.type, c_ast.FuncDecl) else "var"
             env.add(Symbol(node.name, kind, node, glob, is_param))
     elif isinstance(node, c_ast.DeclList):
         for d in node.decls:
             declare(env, d, is_param)
+
+
+def _declare_tag(env: Env, t: c_ast.Node | None) -> None:
+    """Struct and union definitions are found by tag: 'struct NAME' in the scope."""
+    while t is not None and not isinstance(t, (c_ast.Struct, c_ast.Union)):
+        t = getattr(t, "type", None)
+    if isinstance(t, (c_ast.Struct, c_ast.Union)) and t.name and t.decls is not None:
+        kw = "struct" if isinstance(t, c_ast.Struct) else "union"
+        env.add(Symbol(f"{kw} {t.name}", "tag", t, env.at_file_scope))
 
 
 def _declare_enumerators(env: Env, t: c_ast.Node | None) -> None:

@@ -534,7 +534,8 @@ class _Emitter(CGen):
         body_text = self._stmt_text(inner)
         self.env = saved
         return render("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, body=body_text,
-                      range_from=range_from, lastprivate=lastprivate, barrier=barrier and not nowait)
+                      range_from=range_from, lastprivate=[_cxx_name(v) for v in lastprivate],
+                      loop_var_names=[l.var for l in loops], barrier=barrier and not nowait)
 
     def _schedule(self, d: Directive) -> tuple[str, str | None]:
         c = d.clause("schedule")

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from ompgpu.codegen.render import render
 from ompgpu.errors import OmpSyntaxError, UnsupportedError
-from ompgpu.outliner.outline import Capture, Kernel, Program, target_kind
+from ompgpu.outliner.outline import Kernel, Program, struct_member_map, whole_struct, target_kind
 from ompgpu.parser.bind import OmpConstruct
 from ompgpu.parser.directives import ListItem
 
@@ -23,7 +23,8 @@ MODIFIER_FLAGS = {"always": "OMPGPU_MAP_ALWAYS", "present": "OMPGPU_MAP_PRESENT"
 # Host OpenMP device-memory API calls that ompgpu's runtime implements (libgomp has its own).
 RENAMED_HOST_API = ("omp_target_alloc", "omp_target_free", "omp_target_memcpy", "omp_target_is_present",
                     "omp_target_associate_ptr", "omp_target_disassociate_ptr", "omp_get_num_devices",
-                    "omp_get_default_device", "omp_set_default_device", "omp_get_initial_device")
+                    "omp_get_default_device", "omp_set_default_device", "omp_get_initial_device",
+                    "omp_is_initial_device", "omp_get_device_num")
 _RENAME_RE = re.compile(r"\b(" + "|".join(RENAMED_HOST_API) + r")\b")
 
 
@@ -72,7 +73,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str) 
         d = c.directive
         loc_name = f"__ompgpu_loc{len(locs)}"
         locs.append({"name": loc_name, "file": d.coord.file, "line": d.coord.line, "col": d.coord.col, "construct": d.name})
-        device = _clause_expr(d, "device") or "-1"
+        device = _clause_expr(d, "device") or "OMPGPU_DEVICE_DEFAULT"
         if_cond = _if_expr(d, ("target", "target data", "target enter data", "target exit data", "target update")) or "1"
         if target_kind(d) == "kernel":
             k = kernels[id(c)]
@@ -215,7 +216,11 @@ def _data_maps(d) -> list[MapEntry]:
     for c in d.clauses:
         if c.kind == "map":
             for item in c.items:
-                entries.append(_section_entry(item, _flags(c.map_type, c.modifiers), _looks_pointer(item)))
+                mtype = c.map_type
+                if item.members:  # a struct member: the whole struct (see struct_member_map)
+                    mtype = struct_member_map(item, c.map_type, None) if c.map_type not in ("release", "delete", "alloc") else c.map_type
+                    item = whole_struct(item)
+                entries.append(_section_entry(item, _flags(mtype, c.modifiers), _looks_pointer(item)))
         elif c.kind in ("to", "from") and d.name == "target update":
             for item in c.items:
                 entries.append(_section_entry(item, _flags(c.kind, getattr(c, "modifiers", ())), _looks_pointer(item)))
@@ -229,7 +234,9 @@ def _looks_pointer(item: ListItem) -> bool:
 
 def _kernel_desc(k: Kernel, kname: str, offload: str) -> dict:
     return {"var": f"__ompgpu_kd_{kname}", "name": kname, "file": k.coord.file, "line": k.coord.line, "col": k.coord.col,
-            "mode": "OMPGPU_MODE_GENERIC", "launch": f"__ompgpu_launch_{kname}", "default_threads": 0}
+            "mode": "OMPGPU_MODE_GENERIC", "launch": f"__ompgpu_launch_{kname}", "default_threads": 0,
+            # A target region without teams runs as one team.
+            "static_teams": 0 if k.teams is not None else 1}
 
 
 # ---------------------------------------------------------------------------

@@ -176,6 +176,54 @@ def _items_by_clause(d: Directive, kinds: tuple[str, ...]) -> dict[str, ListItem
     return out
 
 
+def struct_member_map(item: ListItem, map_type: str, prior: tuple[str, ListItem] | None) -> str:
+    """Members of a struct are mapped by mapping the whole struct.
+
+    Copying the whole object to the device and back is a superset of copying the members:
+    members the region does not map come back with the values they went out with. A
+    member reached through a pointer (or with an array section) would need pointer
+    attachment, which is not implemented.
+    """
+    if item.arrow:
+        raise UnsupportedError(f"mapping '{item.text}' (a pointer or section inside a struct) is not supported yet; "
+                               "map the struct and the pointed-to array separately", item.coord)
+    kinds = {map_type, prior[0] if prior else map_type}
+    if kinds & {"from", "tofrom"}:
+        return "tofrom"
+    return "to"
+
+
+def _member_is_pointer(sym: Symbol | None, members: tuple[str, ...], env: Env) -> bool:
+    """Whether s.m1.m2... is a pointer (True also when the type cannot be followed)."""
+    t = sym.type if sym is not None else None
+    for m in members:
+        t = resolve_typedef(t, env)
+        struct = t.type if isinstance(t, c_ast.TypeDecl) else None
+        if isinstance(struct, (c_ast.Struct, c_ast.Union)) and struct.decls is None and struct.name:
+            struct = _find_struct(struct.name, env)
+        if not isinstance(struct, (c_ast.Struct, c_ast.Union)) or not struct.decls:
+            return True
+        field = next((f for f in struct.decls if f.name == m), None)
+        if field is None:
+            return True
+        t = field.type
+    return is_pointer(resolve_typedef(t, env))
+
+
+def _find_struct(name: str, env: Env):
+    for kw in ("struct", "union"):
+        sym = env.lookup(f"{kw} {name}")
+        if sym is not None:
+            return sym.decl
+    return None
+
+
+def whole_struct(item: ListItem) -> ListItem:
+    import dataclasses
+
+    return dataclasses.replace(item, members=(), sections=(), text=item.name)
+
+
 def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env, index: int) -> Kernel:
     d = n.directive
     body, teams = _kernel_body(n)
@@ -185,8 +233,12 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
         if c.kind == "map":
             for item in c.items:
                 if item.members:
-                    raise UnsupportedError("mapping a struct member ('%s') is not supported yet; map the whole struct" % item.text, item.coord)
-                maps[item.name] = (c.map_type, item)
+                    if item.sections and _member_is_pointer(env.lookup(item.name), item.members, env):
+                        raise UnsupportedError(f"mapping '{item.text}' (an array reached through a pointer member) is not supported yet; "
+                                               "map the struct and the pointed-to array separately", item.coord)
+                    maps[item.name] = (struct_member_map(item, c.map_type, maps.get(item.name)), whole_struct(item))
+                else:
+                    maps[item.name] = (c.map_type, item)
     firstprivate = _items_by_clause(d, ("firstprivate",))
     private = _items_by_clause(d, ("private",))
     device_ptrs = _items_by_clause(d, ("is_device_ptr", "has_device_addr"))

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from ompgpu.errors import OmpSemanticError, OmpSyntaxError, SourceCoord
+from ompgpu.errors import OmpSemanticError, OmpSyntaxError, SourceCoord, UnsupportedError
 from ompgpu.parser.cfront import ParsedUnit, PreprocessedUnit
+from ompgpu.parser.clause_rules import int_constant
 from ompgpu.parser.directives import Directive, ExprClause
 from ompgpu.parser.pragma import parse_pragma
 
@@ -144,7 +145,8 @@ def loop_nest(stmt: c_ast.Node, depth: int) -> list[c_ast.For]:
     loops: list[c_ast.For] = []
     cur = stmt
     while len(loops) < depth:
-        while isinstance(cur, c_ast.Compound) and cur.block_items and len(cur.block_items) == 1:
+        # Inner loops of a collapsed nest may sit in braces; the outermost must follow directly.
+        while loops and isinstance(cur, c_ast.Compound) and cur.block_items and len(cur.block_items) == 1:
             cur = cur.block_items[0]
         if not isinstance(cur, c_ast.For):
             break
@@ -156,10 +158,7 @@ def loop_nest(stmt: c_ast.Node, depth: int) -> list[c_ast.For]:
 def collapse_depth(d: Directive) -> int:
     c = d.clause("collapse")
     if isinstance(c, ExprClause) and c.expr is not None:
-        try:
-            return int(c.expr.text.strip().rstrip("uUlL"), 0)
-        except ValueError:
-            return 1
+        return int_constant(c.expr.text) or 1
     return 1
 
 
@@ -171,6 +170,7 @@ class _Binder:
         self.fixer = CoordFixer()
         self._source_cache: dict[str, list[str] | None] = {}
         self.scopes: list[set[str]] = [set()]
+        self.device_depth = 0  # > 0 while binding inside a target region
 
     # -- directives -------------------------------------------------------------
     def _directive(self, pragma: c_ast.Pragma) -> Directive | None:
@@ -182,6 +182,13 @@ class _Binder:
         self.fixer.register(user.file, user.line, base.col, text, lines)
         try:
             return parse_pragma(text, base)
+        except UnsupportedError as exc:
+            # Host-only OpenMP that ompgpu does not model passes through to the host compiler;
+            # inside a target region it is an error.
+            exc.coord = self.fixer.fix(exc.coord)
+            if self.device_depth:
+                raise
+            return None
         except (OmpSyntaxError, OmpSemanticError) as exc:
             exc.coord = self.fixer.fix(exc.coord)
             raise
@@ -244,6 +251,7 @@ class _Binder:
 
     def _bind_funcdef(self, fn: c_ast.FuncDef) -> c_ast.FuncDef:
         self.scopes.append(set(_param_names(fn)))
+        _UndeclaredChecker(self.scopes, self.pre).visit(fn.body)
         body = self._stmt(fn.body, ctx=())
         self.scopes.pop()
         if body is fn.body:
@@ -281,10 +289,15 @@ class _Binder:
         self._check_names(d)
         inner_ctx = ctx + (d,)
         nxt = items[i + 1]
-        if isinstance(nxt, c_ast.Pragma):
-            body, j = self._pragma_at(items, i + 1, inner_ctx)
-        else:
-            body, j = self._stmt(nxt, inner_ctx), i + 2
+        device = d.leaves[0] == "target" and d.name not in ("target data", "target update", "target enter data", "target exit data")
+        self.device_depth += device
+        try:
+            if isinstance(nxt, c_ast.Pragma):
+                body, j = self._pragma_at(items, i + 1, inner_ctx)
+            else:
+                body, j = self._stmt(nxt, inner_ctx), i + 2
+        finally:
+            self.device_depth -= device
         self._check_loop(d, body)
         return OmpConstruct(d, body, pragma.coord), j
 
@@ -356,6 +369,13 @@ class _Binder:
 
     def _check_nesting(self, d: Directive, ctx: tuple[Directive, ...]) -> None:
         leaves = d.leaves
+        if d.name == "ordered":
+            loop = next((o for o in reversed(ctx) if LOOP_LEAVES & set(o.leaves)), None)
+            if loop is None or not loop.has("ordered"):
+                raise self._err(OmpSemanticError, "'ordered' region must be closely nested in a loop region with an 'ordered' clause", d.coord)
+            if d.has("depend") and any(o.leaves[0] == "target" for o in ctx):
+                dep = d.clause("depend")
+                raise self._err(UnsupportedError, f"'ordered depend({dep.dep_type}: ...)' (a doacross loop) is not supported on the device", dep.coord)
         parent = ctx[-1] if ctx else None
         if leaves and leaves[0] == "teams":
             if parent is None or parent.leaves[-1] != "target":
@@ -400,14 +420,29 @@ def _replace(node: c_ast.Node, **fields) -> c_ast.Node:
 def _declared_names(node: c_ast.Node) -> list[str]:
     if isinstance(node, c_ast.FuncDef):
         return [node.decl.name]
-    if isinstance(node, c_ast.Decl):
+    if isinstance(node, (c_ast.Decl, c_ast.Typedef)):
         names = [node.name] if node.name else []
-        if isinstance(node.type, c_ast.Enum) and node.type.values:
-            names += [e.name for e in node.type.values.enumerators]
-        return names
-    if isinstance(node, c_ast.Typedef):
-        return [node.name]
+        return names + _enumerators(node.type)
     return []
+
+
+def _enumerators(t: c_ast.Node | None) -> list[str]:
+    """Enumeration constants defined anywhere in a type (C gives them the enclosing scope)."""
+    found: list[str] = []
+    stack = [t]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        if isinstance(n, c_ast.Enum) and n.values is not None:
+            found += [e.name for e in n.values.enumerators]
+        elif isinstance(n, (c_ast.Struct, c_ast.Union)):
+            stack += [d.type for d in n.decls or []]
+        elif isinstance(n, c_ast.FuncDecl):
+            stack.append(n.type)
+        else:
+            stack.append(getattr(n, "type", None))
+    return found
 
 
 def _param_names(fn: c_ast.FuncDef) -> list[str]:
@@ -428,3 +463,71 @@ def _pragma_text_col(lines: list[str] | None, line: int, fallback: int) -> int:
         if m:
             return m.end() + 1
     return fallback
+
+
+# Names every C file may use without declaring them.
+_PREDEFINED = frozenset({"__func__", "__FUNCTION__", "__PRETTY_FUNCTION__", "__ompgpu_generic"})
+
+
+class _UndeclaredChecker(c_ast.NodeVisitor):
+    """gcc rejects a use of an undeclared variable; pycparser does not, so we do."""
+
+    def __init__(self, scopes: list[set[str]], pre: PreprocessedUnit):
+        self.scopes = [set(s) for s in scopes]
+        self.pre = pre
+
+    def _known(self, name: str) -> bool:
+        return name in _PREDEFINED or name.startswith("__builtin") or any(name in s for s in self.scopes)
+
+    def visit_ID(self, n):
+        if not self._known(n.name):
+            coord = self.pre.user_coord(n.coord.line, n.coord.column) if n.coord else None
+            raise OmpSemanticError(f"use of undeclared identifier '{n.name}'", coord)
+
+    def visit_FuncCall(self, n):
+        if not isinstance(n.name, c_ast.ID):
+            self.visit(n.name)  # implicitly declared functions are gcc's business
+        if n.args is not None:
+            self.visit(n.args)
+
+    def visit_StructRef(self, n):
+        self.visit(n.name)
+
+    def visit_Goto(self, n):
+        pass
+
+    def visit_Compound(self, n):
+        self.scopes.append(set())
+        for item in n.block_items or []:
+            self.visit(item)
+        self.scopes.pop()
+
+    def visit_For(self, n):
+        self.scopes.append(set())
+        for part in (n.init, n.cond, n.next, n.stmt):
+            if part is not None:
+                self.visit(part)
+        self.scopes.pop()
+
+    def visit_Decl(self, n):
+        for name in _declared_names(n):
+            self.scopes[-1].add(name)
+        if n.init is not None:
+            self.visit(n.init)
+        t = n.type
+        while t is not None:
+            if isinstance(t, c_ast.ArrayDecl) and t.dim is not None:
+                self.visit(t.dim)
+            t = getattr(t, "type", None)
+
+    def visit_Typedef(self, n):
+        self.scopes[-1].add(n.name)
+
+    def visit_NamedInitializer(self, n):
+        self.visit(n.expr)  # designators name members, not variables
+
+    def visit_Typename(self, n):
+        pass
+
+    def visit_FuncDecl(self, n):
+        pass

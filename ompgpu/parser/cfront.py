@@ -120,8 +120,36 @@ def _line_origins(text: str, path: str) -> tuple[tuple[tuple[str, int], ...], fr
     return tuple(origins), frozenset(system)
 
 
+_VA_ARG_RE = re.compile(r"__builtin_va_arg\s*\(([^(),]*(?:\([^()]*\)[^(),]*)*),([^()]*)\)")
+
+
 def sanitize(text: str) -> str:
-    """Blank GNU extensions out of preprocessed C, keeping every line and column in place."""
+    """Blank GNU extensions out of preprocessed C, keeping every line and column in place
+    (except after a `va_arg`, whose type argument becomes a cast)."""
+    text = _VA_ARG_RE.sub(lambda m: f"__builtin_va_arg({m.group(1)},({m.group(2)})0)", text)
+    return _replace_generic(_sanitize_words(text))
+
+
+def _replace_generic(text: str) -> str:
+    """pycparser has no `_Generic`: it becomes a call of `__ompgpu_generic`, which device
+    code rejects by name (host code is compiled from the unsanitized text)."""
+    out, pos = [], 0
+    for m in re.finditer(r"\b_Generic\b", text):
+        if m.start() < pos:
+            continue
+        end = _skip_parens(text, m.end(), len(text))
+        if end is None:
+            continue
+        span = text[m.start():end]
+        repl = "__ompgpu_generic(0)"
+        out.append(text[pos:m.start()])
+        out.append(repl + re.sub(r"[^\n]", " ", span[len(repl):]) if len(span) > len(repl) else repl + "\n" * span.count("\n"))
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _sanitize_words(text: str) -> str:
     out: list[str] = []
     last = 0
     skip_until = -1
@@ -178,7 +206,33 @@ def _skip_parens(text: str, pos: int, n: int) -> int | None:
 
 
 class _Parser(c_parser.CParser):
-    """pycparser's parser, with a coordinate on every syntax error."""
+    """pycparser's parser, with a coordinate on every syntax error, and postfix
+    operators after compound literals (`(struct p){.y = 1}.y`), which C allows."""
+
+    _skip_literal_once = False
+
+    def _parse_postfix_expression(self):
+        self._skip_literal_once = True  # parse the literal as a primary, so the postfix loop runs
+        return super()._parse_postfix_expression()
+
+    def _try_parse_paren_type_name(self):
+        if self._skip_literal_once:
+            self._skip_literal_once = False
+            return None
+        return super()._try_parse_paren_type_name()
+
+    def _parse_primary_expression(self):
+        self._skip_literal_once = False
+        result = super()._try_parse_paren_type_name() if self._peek_type() == "LPAREN" else None
+        if result is not None:
+            typ, mark, _ = result
+            if self._accept("LBRACE"):
+                init = self._parse_initializer_list()
+                self._accept("COMMA")
+                self._expect("RBRACE")
+                return c_ast.CompoundLiteral(typ, init)
+            self._reset(mark)
+        return super()._parse_primary_expression()
 
     def _parse_error(self, msg, coord):  # type: ignore[override]
         if not hasattr(coord, "line"):

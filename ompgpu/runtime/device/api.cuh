@@ -1,0 +1,188 @@
+// ompgpu device runtime: the user-visible omp_* routines on the device.
+//
+// Plain __device__ functions with the C names (C++ linkage, so that under the emulator
+// they never clash with the host OpenMP library's symbols). omp_lock_t / omp_nest_lock_t
+// are defined here; the generator never emits the host's definitions in device code.
+//
+// Values by context:
+//   generic master (serial code)  thread 0 of 1, level 0, not in parallel
+//   generic worker in a region    thread threadIdx.x of the team size, level 1
+//   SPMD inside parallel          thread threadIdx.x of blockDim.x, level 1
+//   SPMD serial code              thread 0 of 1, level 0 (every thread runs it)
+//   serialized nested region      thread 0 of 1, level + 1, active level unchanged
+#ifndef OMPGPU_DEVICE_API_CUH
+#define OMPGPU_DEVICE_API_CUH
+
+#include "sync.cuh"
+
+#define OMPGPU_API __device__ __forceinline__
+
+typedef struct omp_lock_t {
+  unsigned int _state;  // 0 free, 1 held
+  unsigned int _pad;
+} omp_lock_t;
+
+typedef struct omp_nest_lock_t {
+  unsigned long long _owner;  // 0 free, else 1 + global thread id
+  unsigned int _count;
+  unsigned int _pad;
+} omp_nest_lock_t;
+
+typedef enum omp_sched_t {
+  omp_sched_static = 1,
+  omp_sched_dynamic = 2,
+  omp_sched_guided = 3,
+  omp_sched_auto = 4,
+} omp_sched_t;
+
+namespace ompgpu {
+namespace detail {
+OMPGPU_DEV unsigned long long nest_lock_owner_id() {
+  return (unsigned long long)blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x + 1ull;
+}
+OMPGPU_DEV void spin_lock_u32(unsigned *p) {
+  if (atomicCAS(p, 0u, 1u) != 0u) {
+    unsigned ns = 32;
+    do {
+      spin_pause(ns);
+      if (ns < 1024) ns <<= 1;
+    } while (atomicCAS(p, 0u, 1u) != 0u);
+  }
+  __threadfence();
+}
+// Active level of the calling thread: 1 inside a region whose team has more than one thread.
+OMPGPU_DEV int active_level(ThreadState s) { return (s.par && team_state.fork.size > 1) ? 1 : 0; }
+}  // namespace detail
+}  // namespace ompgpu
+
+// ---- threads and teams ----------------------------------------------------------------
+OMPGPU_API int omp_get_thread_num(void) { return (int)ompgpu::detail::team_pos().tid; }
+OMPGPU_API int omp_get_num_threads(void) { return (int)ompgpu::detail::team_pos().n; }
+OMPGPU_API int omp_get_team_num(void) { return (int)blockIdx.x; }
+OMPGPU_API int omp_get_num_teams(void) { return (int)gridDim.x; }
+OMPGPU_API int omp_get_level(void) {
+  ompgpu::detail::ThreadState s = ompgpu::detail::thr();
+  return (int)s.par + (int)s.ser;
+}
+OMPGPU_API int omp_get_active_level(void) { return ompgpu::detail::active_level(ompgpu::detail::thr()); }
+OMPGPU_API int omp_in_parallel(void) { return ompgpu::detail::active_level(ompgpu::detail::thr()) > 0; }
+
+OMPGPU_API int omp_get_thread_limit(void) {
+  return ompgpu::detail::team_state.mode == ompgpu::MODE_GENERIC ? (int)blockDim.x - 32 : (int)blockDim.x;
+}
+OMPGPU_API int omp_get_num_procs(void) { return omp_get_thread_limit(); }
+
+// Threads the next parallel region of the calling thread would get.
+OMPGPU_API int omp_get_max_threads(void) {
+  ompgpu::detail::ThreadState s = ompgpu::detail::thr();
+  if (s.par || s.ser) return 1;  // nested regions are serialized
+  if (ompgpu::detail::team_state.mode == ompgpu::MODE_GENERIC) {
+    if (blockDim.x <= 32u) return 1;
+    return ompgpu::detail::fork_team_size(0);
+  }
+  return (int)blockDim.x;
+}
+OMPGPU_API void omp_set_num_threads(int n) {
+  ompgpu::detail::ThreadState s = ompgpu::detail::thr();
+  if (!s.par && ompgpu::detail::team_state.mode == ompgpu::MODE_GENERIC)
+    ompgpu::detail::team_state.icv_nthreads = n > 0 ? n : 0;
+}
+
+OMPGPU_API int omp_get_ancestor_thread_num(int level) {
+  ompgpu::detail::ThreadState s = ompgpu::detail::thr();
+  int lvl = (int)s.par + (int)s.ser;
+  if (level < 0 || level > lvl) return -1;
+  if (level == 0) return 0;
+  if (level == 1 && s.par) return (int)threadIdx.x;
+  return 0;  // serialized levels: teams of one
+}
+OMPGPU_API int omp_get_team_size(int level) {
+  ompgpu::detail::ThreadState s = ompgpu::detail::thr();
+  int lvl = (int)s.par + (int)s.ser;
+  if (level < 0 || level > lvl) return -1;
+  if (level == 1 && s.par) return ompgpu::detail::team_state.fork.size;
+  return 1;
+}
+
+OMPGPU_API int omp_get_dynamic(void) { return 0; }
+OMPGPU_API void omp_set_dynamic(int) {}
+OMPGPU_API int omp_get_nested(void) { return 0; }
+OMPGPU_API void omp_set_nested(int) {}
+OMPGPU_API int omp_get_max_active_levels(void) { return 1; }
+OMPGPU_API void omp_set_max_active_levels(int) {}
+OMPGPU_API int omp_in_final(void) { return 0; }
+OMPGPU_API int omp_get_cancellation(void) { return 0; }
+OMPGPU_API void omp_get_schedule(omp_sched_t *kind, int *chunk) {
+  *kind = omp_sched_static;
+  *chunk = 0;
+}
+OMPGPU_API void omp_set_schedule(omp_sched_t, int) {}
+
+// ---- device ------------------------------------------------------------------------------
+OMPGPU_API int omp_is_initial_device(void) { return 0; }
+OMPGPU_API int omp_get_device_num(void) { return 0; }
+OMPGPU_API int omp_get_num_devices(void) { return 0; }  // from the device, as in OpenMP 5.x
+
+// ---- timing -----------------------------------------------------------------------------
+// %globaltimer: nanoseconds (updated about every microsecond on recent GPUs).
+OMPGPU_API double omp_get_wtime(void) { return (double)ompgpu::globaltimer_ns() * 1.0e-9; }
+OMPGPU_API double omp_get_wtick(void) { return 1.0e-6; }
+
+// ---- locks --------------------------------------------------------------------------------
+OMPGPU_API void omp_init_lock(omp_lock_t *l) {
+  l->_state = 0u;
+  __threadfence();
+}
+OMPGPU_API void omp_destroy_lock(omp_lock_t *l) { l->_state = 0u; }
+OMPGPU_API void omp_set_lock(omp_lock_t *l) { ompgpu::detail::spin_lock_u32(&l->_state); }
+OMPGPU_API void omp_unset_lock(omp_lock_t *l) {
+  __threadfence();
+  atomicExch(&l->_state, 0u);
+}
+OMPGPU_API int omp_test_lock(omp_lock_t *l) {
+  if (atomicCAS(&l->_state, 0u, 1u) != 0u) return 0;
+  __threadfence();
+  return 1;
+}
+
+OMPGPU_API void omp_init_nest_lock(omp_nest_lock_t *l) {
+  l->_owner = 0ull;
+  l->_count = 0u;
+  __threadfence();
+}
+OMPGPU_API void omp_destroy_nest_lock(omp_nest_lock_t *l) {
+  l->_owner = 0ull;
+  l->_count = 0u;
+}
+OMPGPU_API void omp_set_nest_lock(omp_nest_lock_t *l) {
+  const unsigned long long me = ompgpu::detail::nest_lock_owner_id();
+  if (*(volatile unsigned long long *)&l->_owner == me) {
+    l->_count++;
+    return;
+  }
+  if (atomicCAS(&l->_owner, 0ull, me) != 0ull) {
+    unsigned ns = 32;
+    do {
+      ompgpu::spin_pause(ns);
+      if (ns < 1024) ns <<= 1;
+    } while (atomicCAS(&l->_owner, 0ull, me) != 0ull);
+  }
+  __threadfence();
+  l->_count = 1u;
+}
+OMPGPU_API void omp_unset_nest_lock(omp_nest_lock_t *l) {
+  if (--l->_count == 0u) {
+    __threadfence();
+    atomicExch(&l->_owner, 0ull);
+  }
+}
+OMPGPU_API int omp_test_nest_lock(omp_nest_lock_t *l) {
+  const unsigned long long me = ompgpu::detail::nest_lock_owner_id();
+  if (*(volatile unsigned long long *)&l->_owner == me) return (int)++l->_count;
+  if (atomicCAS(&l->_owner, 0ull, me) != 0ull) return 0;
+  __threadfence();
+  l->_count = 1u;
+  return 1;
+}
+
+#endif  // OMPGPU_DEVICE_API_CUH

@@ -1,0 +1,40 @@
+// ompgpu device runtime: mapping of hardware ids to OpenMP roles.
+//
+// Kernels are one-dimensional (blockDim.y == blockDim.z == 1).
+// Generic (warp-specialized) mode: a team is launched with W*32 + 32 threads; warps
+// 0..W-1 are the workers, the last warp is the master warp and its lane 0 (thread
+// blockDim.x - 32) is the team's master; the other 31 lanes of the master warp leave at
+// kernel start. SPMD mode: plain ids, every thread of the block is a team member.
+#ifndef OMPGPU_DEVICE_MAPPING_CUH
+#define OMPGPU_DEVICE_MAPPING_CUH
+
+#include "synchronization.cuh"
+
+namespace ompgpu {
+
+OMPGPU_DEV unsigned lane_id() { return threadIdx.x & 31u; }
+OMPGPU_DEV unsigned warp_id() { return threadIdx.x >> 5; }
+OMPGPU_DEV unsigned block_size() { return blockDim.x; }
+OMPGPU_DEV unsigned team_id() { return blockIdx.x; }
+OMPGPU_DEV unsigned num_team_ids() { return gridDim.x; }
+
+// Generic mode.
+OMPGPU_DEV unsigned generic_master_tid() { return blockDim.x - 32u; }
+OMPGPU_DEV unsigned generic_num_workers() { return blockDim.x - 32u; }
+OMPGPU_DEV bool is_generic_master_thread() { return threadIdx.x == blockDim.x - 32u; }
+
+// Count for a barrier among the first `threads` threads of the block: whole warps.
+OMPGPU_DEV unsigned warp_round_up(unsigned threads) { return (threads + 31u) & ~31u; }
+
+// Lanes of warp `w` that belong to a team made of threads 0..team_size-1 (contiguous from
+// lane 0).
+OMPGPU_DEV unsigned team_lanes_in_warp(unsigned w, unsigned team_size) {
+  unsigned first = w * 32u;
+  if (team_size >= first + 32u) return 32u;
+  return team_size > first ? team_size - first : 0u;
+}
+OMPGPU_DEV unsigned low_lanes_mask(unsigned k) { return k >= 32u ? 0xffffffffu : ((1u << k) - 1u); }
+
+}  // namespace ompgpu
+
+#endif  // OMPGPU_DEVICE_MAPPING_CUH

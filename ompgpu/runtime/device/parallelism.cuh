@@ -1,0 +1,233 @@
+// ompgpu device runtime: kernel entry/exit, the master/worker fork-join handshake, the
+// SPMD path, serialized (nested) regions, the team barrier.
+//
+// Generic protocol (one team = one CTA of W*32 + 32 threads):
+//   kernel_init_generic  every thread clears its per-thread state; the master (lane 0 of
+//                        the last warp) initializes team state; lanes 1..31 of the master
+//                        warp exit (PTX exit; ompgpu_emu_thread_exit under the emulator).
+//   fork (master)        team size = min(requested, workers), rounded down to a multiple of
+//                        32 when >= 32; pack copied into team state; fn/args/size stored;
+//                        barrier.sync 8, blockDim.x   (fork: releases the workers)
+//                        barrier.sync 8, blockDim.x   (join: waits for them)
+//   worker loop          barrier.sync 8 (fork) -> read fn/args -> run if threadIdx.x < size
+//                        -> barrier.sync 8 (join), every worker warp, in team or not.
+//   kernel_end_generic   fn = WORK_EXIT, one more fork barrier; workers leave their loop.
+// Exited lanes count as arrived, so the master warp always counts 32 at barrier 8.
+// In-region barriers: bar 7 with the team's thread count (whole warps) or __syncwarp for a
+// team inside one warp. Barrier id 0 (__syncthreads) is never used.
+#ifndef OMPGPU_DEVICE_PARALLELISM_CUH
+#define OMPGPU_DEVICE_PARALLELISM_CUH
+
+#include "state.cuh"
+
+namespace ompgpu {
+
+constexpr int WORK_EXIT = -1;  // work-function id that ends the worker loop
+
+struct WorkItem {
+  int fn;      // work-function id (WORK_EXIT ends the loop)
+  void *args;  // argument pack (a copy in team state or on the soft stack)
+};
+
+// ---------------------------------------------------------------------------------------
+// Generic mode
+// ---------------------------------------------------------------------------------------
+namespace detail {
+// The fork/join barrier (id 8, all threads of the block). With
+// OMPGPU_FORK_BARRIER_ALIGNED (default) it is bar.sync (.aligned): every warp executes it
+// converged at one instruction -- the master is alone in its warp (lanes 1..31 exited),
+// worker warps reach worker_wait / worker_join together after the structured `if
+// (worker_in_team()) switch` of the generated worker loop (divergence inside a work
+// function reconverges before it). Define OMPGPU_FORK_BARRIER_ALIGNED=0 for the
+// non-aligned barrier.sync.
+#ifndef OMPGPU_FORK_BARRIER_ALIGNED
+#define OMPGPU_FORK_BARRIER_ALIGNED 1
+#endif
+OMPGPU_DEV void fork_join_barrier() {
+#if OMPGPU_FORK_BARRIER_ALIGNED
+  barrier_sync_aligned<BARRIER_FORK_JOIN>(blockDim.x);
+#else
+  barrier_sync<BARRIER_FORK_JOIN>(blockDim.x);
+#endif
+}
+}  // namespace detail
+
+OMPGPU_DEV void kernel_init_generic() {
+  const unsigned tid = threadIdx.x;
+  const unsigned m = blockDim.x - 32u;  // the master thread
+  if (tid > m) thread_exit();  // lanes 1..31 of the master warp
+  detail::thr_init(tid < m ? detail::TS_PAR_WORD : 0u);
+  if (tid == m) detail::init_team(MODE_GENERIC, 0);
+  // No barrier: workers read team state only after the first fork barrier.
+}
+
+// True for worker threads (every thread below the master).
+OMPGPU_DEV bool is_worker() { return threadIdx.x < blockDim.x - 32u; }
+
+// Worker: wait at the fork barrier, return the work item.
+OMPGPU_DEV WorkItem worker_wait() {
+  detail::fork_join_barrier();
+  detail::thr_ref().seq = 0;  // dispatch loops count from 0 in every region
+  const detail::ForkWord f = detail::team().fork;
+  WorkItem w;
+  w.fn = f.fn;
+  w.args = f.args;
+  return w;
+}
+
+// Worker: is this thread's number below the team size of the current region?
+OMPGPU_DEV bool worker_in_team() { return threadIdx.x < (unsigned)detail::team().fork.size; }
+
+// Worker: the join barrier (every worker warp, in the team or not).
+OMPGPU_DEV void worker_join() { detail::fork_join_barrier(); }
+
+// True only on the master of a generic kernel outside any parallel region (and with at
+// least one worker warp): then `parallel` forks, otherwise it is serialized.
+OMPGPU_DEV bool can_fork() {
+  detail::ThreadState s = detail::thr();
+  return !s.par && s.ser == 0 && detail::team().mode == MODE_GENERIC && blockDim.x > 32u;
+}
+
+namespace detail {
+
+// Team size for a fork requesting nt threads (0 = nthreads ICV, or all workers).
+OMPGPU_DEV int fork_team_size(int nt) {
+  int nw = (int)blockDim.x - 32;
+  if (nt <= 0) nt = team_state.icv_nthreads;
+  int ts = (nt <= 0 || nt > nw) ? nw : nt;
+  if (ts >= 32) ts &= ~31;
+  return ts;
+}
+
+OMPGPU_DEV void fork_go(int fn, void *args, int ts) {
+  TeamState &t = team_state;
+  t.fork.fn = fn;
+  t.fork.size = ts;
+  t.fork.args = args;
+  t.ws_tag.word = 0x03020100u;  // dispatch ring: slot i free for loop i
+  fork_join_barrier();            // fork: the workers read the fork word
+  fork_join_barrier();            // join: the workers are done
+}
+
+OMPGPU_DEV void copy_pack(void *dst, const void *src, unsigned size) {
+  uintptr_t a = (uintptr_t)src | (uintptr_t)size;
+  if ((a & 7u) == 0) {
+    const unsigned long long *s = (const unsigned long long *)src;
+    unsigned long long *d = (unsigned long long *)dst;
+    for (unsigned i = 0; i < size / 8u; i++) d[i] = s[i];
+  } else if ((a & 3u) == 0) {
+    const unsigned *s = (const unsigned *)src;
+    unsigned *d = (unsigned *)dst;
+    for (unsigned i = 0; i < size / 4u; i++) d[i] = s[i];
+  } else {
+    const unsigned char *s = (const unsigned char *)src;
+    unsigned char *d = (unsigned char *)dst;
+    for (unsigned i = 0; i < size; i++) d[i] = s[i];
+  }
+}
+
+}  // namespace detail
+
+// Master: run work function `fn` on a team of min(nt or all, workers) worker threads with
+// a copy of the argument pack, and wait for it to finish.
+OMPGPU_DEV void fork(int fn, const void *pack, unsigned size, int nt) {
+  int ts = detail::fork_team_size(nt);
+  detail::TeamState &t = detail::team();
+  if (size <= OMPGPU_ARGBUF_BYTES) {
+    if (size) detail::copy_pack(t.argbuf, pack, size);
+    detail::fork_go(fn, t.argbuf, ts);
+  } else {
+    void *buf = detail::team_stack_push(size);
+    detail::copy_pack(buf, pack, size);
+    detail::fork_go(fn, buf, ts);
+    detail::team_stack_pop(size);
+  }
+}
+
+// Typed form (what `fork(id, &pack, sizeof pack, nt)` picks): a struct copy.
+template <class P, typename = typename std::enable_if<!std::is_void<P>::value>::type>
+OMPGPU_DEV void fork(int fn, const P *pack, unsigned size, int nt) {
+  if constexpr (sizeof(P) <= OMPGPU_ARGBUF_BYTES && alignof(P) <= 16 && std::is_trivially_copyable<P>::value) {
+    if (size != sizeof(P)) {
+      fork(fn, static_cast<const void *>(pack), size, nt);
+      return;
+    }
+    int ts = detail::fork_team_size(nt);
+    detail::TeamState &t = detail::team();
+    *reinterpret_cast<P *>(t.argbuf) = *pack;
+    detail::fork_go(fn, t.argbuf, ts);
+  } else {
+    fork(fn, static_cast<const void *>(pack), size, nt);
+  }
+}
+
+// Master: release the workers for good. The master returns from the kernel afterwards.
+OMPGPU_DEV void kernel_end_generic() {
+  detail::TeamState &t = detail::team();
+  if (t.gbase) detail::release_global_slice();  // unbalanced push/pop: give the slice back
+  t.fork.fn = WORK_EXIT;
+  detail::fork_join_barrier();
+}
+
+// ---------------------------------------------------------------------------------------
+// SPMD mode
+// ---------------------------------------------------------------------------------------
+// All threads of the block. in_parallel = 1 (default): the whole kernel body is the
+// parallel region (combined constructs). in_parallel = 0: the body starts as serial
+// team code (run redundantly by every thread) and spmd_parallel_begin/end bracket each
+// parallel region.
+OMPGPU_DEV void kernel_init_spmd(int in_parallel = 1) {
+  detail::thr_init(in_parallel ? detail::TS_PAR_WORD : 0u);
+  if (threadIdx.x == 0) detail::init_team(MODE_SPMD, (int)blockDim.x);
+  barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
+}
+
+// Enter / leave a parallel region in an SPMD kernel started with in_parallel = 0.
+// Both are team barriers (entry: serial-code stores become visible; exit: the implicit
+// barrier at the end of `parallel`).
+OMPGPU_DEV void spmd_parallel_begin() {
+  barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
+  detail::thr_ref().par = 1;
+}
+OMPGPU_DEV void spmd_parallel_end() {
+  barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
+  detail::thr_ref().par = 0;
+}
+
+// SPMD serial code runs on every thread: guard side effects with this.
+OMPGPU_DEV bool spmd_is_team_leader() { return threadIdx.x == 0; }
+
+// ---------------------------------------------------------------------------------------
+// Serialized regions (nested parallel, or no workers): a team of one, level + 1.
+// ---------------------------------------------------------------------------------------
+OMPGPU_DEV void serialized_begin() {
+  detail::ThreadState &s = detail::thr_ref();
+  if (s.ser == 255) detail::fail_misuse("parallel regions nested too deeply");
+  s.ser = (unsigned char)(s.ser + 1);
+}
+OMPGPU_DEV void serialized_end() {
+  detail::ThreadState &s = detail::thr_ref();
+  s.ser = (unsigned char)(s.ser - 1);
+}
+
+// ---------------------------------------------------------------------------------------
+// #pragma omp barrier and the implicit barriers of worksharing constructs.
+// ---------------------------------------------------------------------------------------
+OMPGPU_DEV void barrier() {
+  detail::ThreadState s = detail::thr();
+  unsigned ts = (unsigned)detail::team().fork.size;  // loaded together with s
+  if (!detail::in_team_region(s)) return;            // team of one
+  if (ts >= 32u)
+    barrier_sync<BARRIER_REGION>(warp_round_up(ts));
+  else if (ts > 1u)
+    __syncwarp(low_lanes_mask(ts));
+}
+
+// Lanes of the caller's warp that are in its team (the caller is in a team region).
+OMPGPU_DEV unsigned team_warp_lanes() {
+  return team_lanes_in_warp(warp_id(), (unsigned)detail::team().fork.size);
+}
+
+}  // namespace ompgpu
+
+#endif  // OMPGPU_DEVICE_PARALLELISM_CUH

@@ -1,0 +1,109 @@
+// ompgpu device runtime: reductions.
+//
+// Each thread accumulates into a private copy initialised to red_identity<T>(op), then
+// every thread of the team calls reduce(op, &target, partial): the team's lanes of each
+// warp combine with shuffles (or one redux instruction for 32-bit integers on sm_80+),
+// then lane 0 of each warp combines into *target with one atomic (a CAS loop for ops and
+// types without a native atomic). A thread in a team of one combines atomically. Across
+// teams the same call combines into the mapped device copy. Collective within each warp
+// (all team lanes of the warp must call it), no barrier implied.
+// Types: bool, char, signed/unsigned char, short, unsigned short, int, unsigned, long,
+// unsigned long, long long, unsigned long long, float, double. Bitwise ops are integer-only.
+#ifndef OMPGPU_DEVICE_REDUCTION_CUH
+#define OMPGPU_DEVICE_REDUCTION_CUH
+
+#include "sync.cuh"
+
+namespace ompgpu {
+
+// Identity (initial value of the private copy) of op for T.
+template <class T>
+OMPGPU_DEV T red_identity(RedOp op) {
+  switch (op) {
+    case RED_ADD:
+    case RED_BOR:
+    case RED_BXOR:
+    case RED_LOR: return (T)0;
+    case RED_MUL:
+    case RED_LAND: return (T)1;
+    case RED_BAND:
+      if constexpr (std::is_integral<T>::value) return (T)~(T)0;
+      else return (T)0;
+    case RED_MIN:
+      if constexpr (std::is_floating_point<T>::value) return (T)INFINITY;
+      else if constexpr (std::is_signed<T>::value) return (T)((1ull << (8 * sizeof(T) - 1)) - 1ull);
+      else return (T)~(T)0;
+    case RED_MAX:
+      if constexpr (std::is_floating_point<T>::value) return (T)-INFINITY;
+      else if constexpr (std::is_signed<T>::value) return (T)(-(long long)((1ull << (8 * sizeof(T) - 1)) - 1ull) - 1);
+      else return (T)0;
+  }
+  return (T)0;
+}
+
+namespace detail {
+
+// Type the shuffles work in: sub-word integers are promoted.
+template <class T>
+struct red_work {
+  using type = typename std::conditional<(std::is_integral<T>::value && sizeof(T) < 4),
+                                         typename std::conditional<std::is_signed<T>::value, int, unsigned>::type,
+                                         T>::type;
+};
+
+// Combine `v` over the first k lanes of the warp (k >= 2, contiguous from lane 0, mask =
+// those lanes); lane 0 ends up with the result.
+template <class S>
+OMPGPU_DEV S warp_reduce(RedOp op, S v, unsigned k) {
+  const unsigned mask = low_lanes_mask(k);
+  const unsigned lane = lane_id();
+#if defined(OMPGPU_EMU) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800)
+  if constexpr (std::is_same<S, int>::value || std::is_same<S, unsigned>::value) {
+    switch (op) {
+      case RED_ADD: return (S)__reduce_add_sync(mask, v);
+      case RED_MIN: return (S)__reduce_min_sync(mask, v);
+      case RED_MAX: return (S)__reduce_max_sync(mask, v);
+      case RED_BAND: return (S)__reduce_and_sync(mask, (unsigned)v);
+      case RED_BOR: return (S)__reduce_or_sync(mask, (unsigned)v);
+      case RED_BXOR: return (S)__reduce_xor_sync(mask, (unsigned)v);
+      case RED_LAND: return (S)__reduce_and_sync(mask, (unsigned)(v != 0));
+      case RED_LOR: return (S)__reduce_or_sync(mask, (unsigned)(v != 0));
+      default: break;
+    }
+  }
+#endif
+  if (k == 32u) {
+#pragma unroll
+    for (unsigned off = 16; off; off >>= 1) v = op_apply<S>((AtomicOp)op, v, __shfl_down_sync(mask, v, off));
+  } else {
+#pragma unroll
+    for (unsigned off = 16; off; off >>= 1) {
+      S o = __shfl_down_sync(mask, v, off);
+      if (lane + off < k) v = op_apply<S>((AtomicOp)op, v, o);
+    }
+  }
+  return v;
+}
+
+}  // namespace detail
+
+template <class T>
+OMPGPU_DEV void reduce(RedOp op, T *target, typename detail::type_identity<T>::type partial) {
+  detail::ThreadState s = detail::thr();
+  if (!detail::in_team_region(s)) {  // team of one
+    atomic_update<T>(op, target, partial);
+    return;
+  }
+  const unsigned k = team_warp_lanes();
+  if (k <= 1u) {
+    atomic_update<T>(op, target, partial);
+    return;
+  }
+  using S = typename detail::red_work<T>::type;
+  S v = detail::warp_reduce<S>(op, (S)partial, k);
+  if (lane_id() == 0) atomic_update<T>(op, target, (T)v);
+}
+
+}  // namespace ompgpu
+
+#endif  // OMPGPU_DEVICE_REDUCTION_CUH

@@ -1,0 +1,398 @@
+// ompgpu device runtime: team state in shared memory, per-thread state, the soft stack.
+//
+// Team state (one per team/CTA, static shared memory): execution mode, the fork word
+// (work-function id, team size, argument pointer), the argument-pack buffer, ICVs, the
+// dynamic/guided dispatch ring, the soft-stack bookkeeping.
+//
+// Per-thread state (4 bytes per thread, indexed by threadIdx.x, sized by OMPGPU_MAX_BLOCK):
+//   ser  depth of serialized (team-of-one) parallel regions this thread is inside
+//   seq  number of dynamic/guided loops this thread started in the current region
+//   par  1 while the thread is a member of the team's real parallel region (generic
+//        workers always, SPMD threads inside `parallel`), 0 for the generic master and
+//        SPMD serial code
+// Hence omp_get_level() = par + ser, and the thread is in a team of one iff !par || ser.
+//
+// Soft stack: globally addressable LIFO storage for variables that parallel regions share.
+//   - Team stack (the generic master; SPMD serial code, collectively): a per-team slice of
+//     static shared memory (OMPGPU_SOFT_STACK_SHARED bytes), continued in a per-team slice
+//     of global memory (OMPGPU_SOFT_STACK_GLOBAL bytes) once a frame does not fit. The
+//     global slice is claimed from a static __device__ pool (OMPGPU_SOFT_STACK_GLOBAL_POOL
+//     bytes) on first use with an atomic owner flag per slice (probe starts at blockIdx.x
+//     modulo the slice count, so co-resident teams never share a slice) and released when
+//     the stack shrinks back into shared memory; with every slice taken it falls back to
+//     device malloc. Overflow prints
+//       ompgpu: soft stack overflow in team T (needed N bytes, M available)
+//     and traps (the emulator exits with status 3).
+//   - Private frames (a thread inside a parallel region, where only that thread can see
+//     the frame): device malloc, chained per thread.
+#ifndef OMPGPU_DEVICE_STATE_CUH
+#define OMPGPU_DEVICE_STATE_CUH
+
+#include "mapping.cuh"
+
+namespace ompgpu {
+
+enum ExecMode : int { MODE_GENERIC = 0, MODE_SPMD = 1 };
+
+namespace detail {
+
+constexpr unsigned WS_RING = 4;  // dispatch descriptors in flight per team (nowait depth)
+
+struct DispatchSlot {
+  unsigned long long next;  // first iteration not handed out yet
+  long long n;              // trip count of the normalized space [0, n)
+  long long chunk;
+  unsigned finished;        // threads that left the loop (ws_dispatch_fini)
+  int kind;
+};
+
+// Per-thread context for the rare paths (frames/loops of a thread inside a parallel
+// region that has no one to share them with); allocated per team on first need.
+struct PrivCtx {
+  void *stack_head;
+  long long one_n[OMPGPU_MAX_SERIAL_DEPTH];
+};
+
+// The fork word: written by the master before the fork barrier, read by the workers after
+// it with one 16-byte load.
+struct alignas(16) ForkWord {
+  int fn;      // work-function id
+  int size;    // team size of the current region (generic), blockDim.x (SPMD)
+  void *args;  // argument pack
+};
+
+struct TeamState {
+  ForkWord fork;
+  int mode;
+  // ICVs
+  int icv_nthreads;  // omp_set_num_threads on the master (0 = all workers)
+  int icv_max_active_levels;
+  int icv_dynamic;
+  // dispatch ring: tag b[i] = loop sequence number slot i is free for (mod 256)
+  union {
+    unsigned word;
+    unsigned char b[WS_RING];
+  } ws_tag;
+  // soft stack
+  unsigned stack_top;   // offset: [0, SHARED) shared slice, [SHARED, SHARED+GLOBAL) global slice
+  unsigned stack_skip;  // bytes of the shared slice left unused when the stack moved to global
+  int gslot;            // pool slice index, -1 = malloc'd or none
+  char *gbase;          // global slice base, nullptr when none is held
+  void *spmd_frame;     // SPMD collective push: the frame all threads return
+  // private contexts
+  PrivCtx *priv;
+  int priv_refs;
+  int priv_lock;
+  // team-of-one dynamic loops of the generic master, per serialization depth
+  long long master_one_n[OMPGPU_MAX_SERIAL_DEPTH];
+  DispatchSlot ring[WS_RING];
+  alignas(16) unsigned char argbuf[OMPGPU_ARGBUF_BYTES];
+};
+
+struct ThreadState {
+  unsigned char ser, seq, par, pad;
+};
+union ThreadStateWord {
+  unsigned word;
+  ThreadState s;
+};
+constexpr unsigned TS_PAR_WORD = 1u << 16;  // ThreadState{ser=0, seq=0, par=1}
+
+struct alignas(16) SoftStackShared {
+  char b[OMPGPU_SOFT_STACK_SHARED];
+};
+
+static __shared__ TeamState team_state;
+static __shared__ ThreadStateWord thread_state[OMPGPU_MAX_BLOCK];
+static __shared__ SoftStackShared soft_stack_shared;
+
+constexpr unsigned SS_SHARED = OMPGPU_SOFT_STACK_SHARED;
+constexpr unsigned SS_GLOBAL = OMPGPU_SOFT_STACK_GLOBAL;
+constexpr unsigned SS_SLICES = (unsigned)(OMPGPU_SOFT_STACK_GLOBAL_POOL / OMPGPU_SOFT_STACK_GLOBAL);
+struct alignas(16) SoftStackPool {
+  char b[SS_SLICES > 0 ? (size_t)SS_SLICES * SS_GLOBAL : 16];
+};
+static __device__ SoftStackPool soft_stack_pool;
+static __device__ unsigned soft_stack_owner[SS_SLICES > 0 ? SS_SLICES : 1];
+
+OMPGPU_DEV TeamState &team() { return team_state; }
+OMPGPU_DEV ThreadState thr() {
+  ThreadStateWord w;
+  w.word = thread_state[threadIdx.x].word;
+  return w.s;
+}
+OMPGPU_DEV ThreadState &thr_ref() { return thread_state[threadIdx.x].s; }
+OMPGPU_DEV void thr_init(unsigned word) { thread_state[threadIdx.x].word = word; }
+
+OMPGPU_DEV void init_team(int mode, int size) {
+  TeamState &t = team_state;
+  t.fork.fn = 0;
+  t.fork.size = size;
+  t.fork.args = t.argbuf;
+  t.mode = mode;
+  t.icv_nthreads = 0;
+  t.icv_max_active_levels = 1;
+  t.icv_dynamic = 0;
+  t.ws_tag.word = 0x03020100u;
+  for (unsigned i = 0; i < WS_RING; i++) {
+    t.ring[i].next = 0;
+    t.ring[i].finished = 0;
+  }
+  t.stack_top = 0;
+  t.stack_skip = 0;
+  t.gslot = -1;
+  t.gbase = nullptr;
+  t.spmd_frame = nullptr;
+  t.priv = nullptr;
+  t.priv_refs = 0;
+  t.priv_lock = 0;
+}
+
+// Position of the calling thread in its innermost team.
+struct TeamPos {
+  unsigned tid;
+  unsigned n;
+};
+OMPGPU_DEV TeamPos team_pos() {
+  ThreadState s = thr();
+  if (s.par && s.ser == 0) return TeamPos{threadIdx.x, (unsigned)team_state.fork.size};
+  return TeamPos{0u, 1u};
+}
+// True when the calling thread is a member of the team's real (multi-thread capable)
+// parallel region and not inside a serialized nested one.
+OMPGPU_DEV bool in_team_region(ThreadState s) { return s.par && s.ser == 0; }
+
+// ---------------------------------------------------------------------------------------
+// Cold paths
+// ---------------------------------------------------------------------------------------
+OMPGPU_COLD void fail_stack_overflow(unsigned needed, unsigned available) {
+  OMPGPU_FAIL("ompgpu: soft stack overflow in team %u (needed %u bytes, %u available)\n", (unsigned)blockIdx.x,
+              needed, available);
+}
+
+OMPGPU_COLD void fail_misuse(const char *what) {
+  OMPGPU_FAIL("ompgpu: device runtime misuse in team %u thread %u: %s\n", (unsigned)blockIdx.x,
+              (unsigned)threadIdx.x, what);
+}
+
+// Claim a global slice for this team's stack; nullptr when none can be had.
+OMPGPU_COLD char *claim_global_slice() {
+  TeamState &t = team_state;
+  if (SS_SLICES > 0) {
+    unsigned start = blockIdx.x % (SS_SLICES > 0 ? SS_SLICES : 1u);
+    for (unsigned i = 0; i < SS_SLICES; i++) {
+      unsigned s = start + i;
+      if (s >= SS_SLICES) s -= SS_SLICES;
+      if (atomicCAS(&soft_stack_owner[s], 0u, 1u) == 0u) {
+        __threadfence();
+        t.gslot = (int)s;
+        return soft_stack_pool.b + (size_t)s * SS_GLOBAL;
+      }
+    }
+  }
+  char *p = (char *)malloc(SS_GLOBAL);
+  t.gslot = -1;
+  return p;
+}
+
+OMPGPU_COLD void release_global_slice() {
+  TeamState &t = team_state;
+  if (!t.gbase) return;
+  __threadfence();
+  if (t.gslot >= 0)
+    atomicExch(&soft_stack_owner[t.gslot], 0u);
+  else
+    free(t.gbase);
+  t.gbase = nullptr;
+  t.gslot = -1;
+}
+
+// A frame of b bytes (multiple of 16) that does not fit in the rest of the shared slice.
+OMPGPU_COLD void *team_stack_push_slow(unsigned b) {
+  TeamState &t = team_state;
+  unsigned top = t.stack_top;
+  unsigned skip = 0;
+  if (top < SS_SHARED) {  // first frame in global memory: leave the shared tail unused
+    skip = SS_SHARED - top;
+    top = SS_SHARED;
+  }
+  unsigned used = top - SS_SHARED;
+  // "available": the largest frame that could be pushed now
+  if (b > SS_GLOBAL - used) fail_stack_overflow(b, (SS_GLOBAL - used) > skip ? (SS_GLOBAL - used) : skip);
+  if (!t.gbase) {
+    char *g = claim_global_slice();
+    if (!g) fail_stack_overflow(b, skip);
+    t.gbase = g;
+  }
+  if (skip) t.stack_skip = skip;
+  t.stack_top = top + b;
+  return t.gbase + used;
+}
+
+OMPGPU_COLD void team_stack_pop_slow(unsigned old, unsigned b) {
+  TeamState &t = team_state;
+  if (b > old) fail_misuse("stack_pop of more bytes than were pushed");
+  unsigned top = old - b;
+  if (top <= SS_SHARED) {  // the stack moved back into shared memory
+    release_global_slice();
+    top = SS_SHARED - t.stack_skip;
+    t.stack_skip = 0;
+  }
+  t.stack_top = top;
+}
+
+// ---------------------------------------------------------------------------------------
+// Team stack: one thread at a time (the generic master; thread 0 for SPMD)
+// ---------------------------------------------------------------------------------------
+OMPGPU_DEV void *team_stack_push(unsigned bytes) {
+  TeamState &t = team_state;
+  unsigned b = (bytes + 15u) & ~15u;
+  unsigned top = t.stack_top;
+  if (top + b <= SS_SHARED) {
+    t.stack_top = top + b;
+    return soft_stack_shared.b + top;
+  }
+  return team_stack_push_slow(b);
+}
+
+OMPGPU_DEV void team_stack_pop(unsigned bytes) {
+  TeamState &t = team_state;
+  unsigned b = (bytes + 15u) & ~15u;
+  unsigned old = t.stack_top;
+  if (old <= SS_SHARED && b <= old) {
+    t.stack_top = old - b;
+    return;
+  }
+  team_stack_pop_slow(old, b);
+}
+
+// ---------------------------------------------------------------------------------------
+// Private contexts (cold): a per-team array of PrivCtx, one per thread, allocated with
+// device malloc by the first thread that needs it and freed when the last user lets go.
+// ---------------------------------------------------------------------------------------
+OMPGPU_DEV void priv_lock() {
+  unsigned ns = 32;
+  while (atomicCAS(&team_state.priv_lock, 0, 1) != 0) {
+    spin_pause(ns);
+    if (ns < 1024) ns <<= 1;
+  }
+  __threadfence();
+}
+OMPGPU_DEV void priv_unlock() {
+  __threadfence();
+  atomicExch(&team_state.priv_lock, 0);
+}
+
+OMPGPU_COLD PrivCtx *priv_acquire() {
+  TeamState &t = team_state;
+  priv_lock();
+  PrivCtx *p = *(PrivCtx *volatile *)&t.priv;
+  if (!p) {
+    size_t bytes = (size_t)blockDim.x * sizeof(PrivCtx);
+    p = (PrivCtx *)malloc(bytes);
+    if (!p) {
+      priv_unlock();
+      OMPGPU_FAIL("ompgpu: out of device heap for private runtime state in team %u (%u bytes)\n",
+                  (unsigned)blockIdx.x, (unsigned)bytes);
+      return nullptr;
+    }
+    memset(p, 0, bytes);
+    *(PrivCtx *volatile *)&t.priv = p;
+  }
+  *(volatile int *)&t.priv_refs = *(volatile int *)&t.priv_refs + 1;
+  priv_unlock();
+  return p + threadIdx.x;
+}
+
+// The calling thread's context; only while it holds a reference.
+OMPGPU_DEV PrivCtx *priv_current() { return (*(PrivCtx *volatile *)&team_state.priv) + threadIdx.x; }
+
+OMPGPU_COLD void priv_release() {
+  TeamState &t = team_state;
+  priv_lock();
+  int r = *(volatile int *)&t.priv_refs - 1;
+  *(volatile int *)&t.priv_refs = r;
+  if (r == 0) {
+    free(*(PrivCtx *volatile *)&t.priv);
+    *(PrivCtx *volatile *)&t.priv = nullptr;
+  }
+  priv_unlock();
+}
+
+OMPGPU_COLD void *priv_stack_push(unsigned bytes) {
+  PrivCtx *c = priv_acquire();
+  unsigned b = (bytes + 15u) & ~15u;
+  char *m = (char *)malloc((size_t)b + 16u);
+  if (!m) fail_stack_overflow(b, 0);
+  *(void **)m = c->stack_head;
+  c->stack_head = m;
+  return m + 16;
+}
+
+OMPGPU_COLD void priv_stack_pop(unsigned) {
+  PrivCtx *c = priv_current();
+  char *m = (char *)c->stack_head;
+  if (!m) fail_misuse("stack_pop without a matching stack_push");
+  c->stack_head = *(void **)m;
+  free(m);
+  priv_release();
+}
+
+// SPMD serial code: every thread of the block calls push/pop in the same order (uniform,
+// converged code); one frame is shared by the whole team.
+OMPGPU_COLD void *spmd_stack_push(unsigned bytes) {
+  unsigned cnt = warp_round_up(blockDim.x);
+  barrier_sync<BARRIER_REGION>(cnt);
+  if (threadIdx.x == 0) team_state.spmd_frame = team_stack_push(bytes);
+  barrier_sync<BARRIER_REGION>(cnt);
+  return *(void *volatile *)&team_state.spmd_frame;
+}
+OMPGPU_COLD void spmd_stack_pop(unsigned bytes) {
+  barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
+  if (threadIdx.x == 0) team_stack_pop(bytes);
+}
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------
+// Soft stack API
+// ---------------------------------------------------------------------------------------
+// 16-byte aligned storage of `bytes`. On the generic master it comes from the team stack;
+// in SPMD serial code it is collective (all threads, same order, returns one shared frame,
+// includes two team barriers); inside a parallel region the frame is private to the thread.
+OMPGPU_DEV void *stack_push(unsigned bytes) {
+  detail::ThreadState s = detail::thr();
+  if (!s.par) {
+    if (detail::team_state.mode == MODE_GENERIC) return detail::team_stack_push(bytes);
+    return detail::spmd_stack_push(bytes);
+  }
+  return detail::priv_stack_push(bytes);
+}
+
+// Pops the most recent push of the same context (LIFO), same byte count.
+OMPGPU_DEV void stack_pop(unsigned bytes) {
+  detail::ThreadState s = detail::thr();
+  if (!s.par) {
+    if (detail::team_state.mode == MODE_GENERIC) {
+      detail::team_stack_pop(bytes);
+      return;
+    }
+    detail::spmd_stack_pop(bytes);
+    return;
+  }
+  detail::priv_stack_pop(bytes);
+}
+
+// RAII frame for a function's escaping locals.
+struct StackFrame {
+  void *base;
+  unsigned bytes;
+  OMPGPU_DEV explicit StackFrame(unsigned n) : base(stack_push(n)), bytes(n) {}
+  OMPGPU_DEV ~StackFrame() { stack_pop(bytes); }
+  StackFrame(const StackFrame &) = delete;
+  StackFrame &operator=(const StackFrame &) = delete;
+};
+
+}  // namespace ompgpu
+
+#endif  // OMPGPU_DEVICE_STATE_CUH

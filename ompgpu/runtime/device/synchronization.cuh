@@ -1,0 +1,107 @@
+// ompgpu device runtime: hardware synchronization primitives.
+//
+// ALL inline PTX of the runtime lives in this file and nowhere else: named barriers
+// (barrier.sync / barrier.arrive / bar.sync), thread exit, lane masks and the global timer.
+// Under OMPGPU_EMU (host C++ compiler with cuda_emu.h) no asm is compiled: named barriers
+// call ompgpu_emu_bar_sync / ompgpu_emu_bar_arrive instead.
+//
+// PTX semantics relied on (PTX ISA, "barrier"): a thread executing barrier.sync waits
+// until all non-exited threads of its warp have arrived at the same barrier, then the warp
+// counts 32 toward the barrier's thread count; exited threads count as arrived. The
+// non-.aligned form (barrier.sync) may be executed by divergent threads of a warp, even
+// from different instructions, which is what fork/join and in-region barriers need.
+// bar.sync is barrier.sync.aligned: every thread of the warp must execute the same
+// instruction; it is offered for warp-uniform call sites (and the floor benchmark).
+#ifndef OMPGPU_DEVICE_SYNCHRONIZATION_CUH
+#define OMPGPU_DEVICE_SYNCHRONIZATION_CUH
+
+#include "config.cuh"
+
+namespace ompgpu {
+
+// The one owner of barrier ids.
+enum BarrierId : unsigned {
+  BARRIER_SYNCTHREADS = 0,  // __syncthreads(); reserved, never used by the runtime
+  BARRIER_REGION = 7,       // #pragma omp barrier inside a region: count = active warps x 32
+  BARRIER_FORK_JOIN = 8,    // team-wide fork and join: count = blockDim.x
+};
+
+// Wait at named barrier ID until `count` threads (a multiple of 32; whole warps) arrived.
+template <BarrierId ID>
+OMPGPU_DEV void barrier_sync(unsigned count) {
+#ifdef OMPGPU_EMU
+  ompgpu_emu_bar_sync((unsigned)ID, count);
+#else
+  asm volatile("barrier.sync %0, %1;" ::"n"((unsigned)ID), "r"(count) : "memory");
+#endif
+}
+
+// Arrive at named barrier ID without waiting.
+template <BarrierId ID>
+OMPGPU_DEV void barrier_arrive(unsigned count) {
+#ifdef OMPGPU_EMU
+  ompgpu_emu_bar_arrive((unsigned)ID, count);
+#else
+  asm volatile("barrier.arrive %0, %1;" ::"n"((unsigned)ID), "r"(count) : "memory");
+#endif
+}
+
+// Aligned variant (bar.sync): only where all threads of the warp execute this very
+// instruction together.
+template <BarrierId ID>
+OMPGPU_DEV void barrier_sync_aligned(unsigned count) {
+#ifdef OMPGPU_EMU
+  ompgpu_emu_bar_sync((unsigned)ID, count);
+#else
+  asm volatile("bar.sync %0, %1;" ::"n"((unsigned)ID), "r"(count) : "memory");
+#endif
+}
+
+template <BarrierId ID>
+OMPGPU_DEV void barrier_arrive_aligned(unsigned count) {
+#ifdef OMPGPU_EMU
+  ompgpu_emu_bar_arrive((unsigned)ID, count);
+#else
+  asm volatile("bar.arrive %0, %1;" ::"n"((unsigned)ID), "r"(count) : "memory");
+#endif
+}
+
+// End the calling thread now (PTX exit). Later barriers count it as arrived.
+OMPGPU_DEV void thread_exit() {
+#ifdef OMPGPU_EMU
+  ompgpu_emu_thread_exit();
+#else
+  asm volatile("exit;" ::: "memory");
+#endif
+}
+
+// Lanes of the calling warp below the calling lane.
+OMPGPU_DEV unsigned lanemask_lt() {
+#ifdef OMPGPU_EMU
+  return (1u << (threadIdx.x & 31u)) - 1u;
+#else
+  unsigned m;
+  asm("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+  return m;
+#endif
+}
+
+// Nanoseconds from the GPU global timer (%globaltimer).
+OMPGPU_DEV unsigned long long globaltimer_ns() {
+#ifdef OMPGPU_EMU
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+#else
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#endif
+}
+
+// Short pause inside spin loops (lets the other lanes / the emulator's other threads run).
+OMPGPU_DEV void spin_pause(unsigned ns) { __nanosleep(ns); }
+
+}  // namespace ompgpu
+
+#endif  // OMPGPU_DEVICE_SYNCHRONIZATION_CUH

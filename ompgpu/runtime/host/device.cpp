@@ -1,0 +1,131 @@
+// ompgpu host runtime: lazy device initialisation, device selection, properties.
+#include "host_internal.hpp"
+
+#include <cstring>
+
+namespace ompgpu_host {
+
+namespace {
+
+std::once_flag g_init_once;
+Runtime *g_rt = nullptr;
+
+void init_runtime(Runtime *r) {
+  const Env &e = env();
+  if (e.offload == Offload::Disabled) {
+    r->unavailable_reason = "OMP_TARGET_OFFLOAD=DISABLED";
+    return;   // CUDA is never touched
+  }
+  int n = 0;
+  cudaError_t err = cudaGetDeviceCount(&n);
+  if (err != cudaSuccess) {
+    r->unavailable_reason = cuda_error_text(err);
+    (void)cudaGetLastError();   // clear it: later calls must not see it
+    return;
+  }
+  if (n <= 0) {
+    r->unavailable_reason = "no CUDA device found";
+    return;
+  }
+  for (int i = 0; i < n; ++i) {
+    Device *d = new Device();
+    d->id = i;
+    cudaDeviceProp p;
+    std::memset(&p, 0, sizeof p);
+    err = cudaGetDeviceProperties(&p, i);
+    if (err != cudaSuccess) {
+      r->unavailable_reason = "properties of device " + std::to_string(i) + ": " + cuda_error_text(err);
+      (void)cudaGetLastError();
+      for (Device *x : r->devices) delete x;
+      delete d;
+      r->devices.clear();
+      return;
+    }
+    d->name = p.name;
+    if (p.multiProcessorCount > 0) d->sms = p.multiProcessorCount;
+    if (p.maxThreadsPerBlock > 0) d->max_threads_per_block = p.maxThreadsPerBlock;
+    if (p.maxThreadsPerMultiProcessor > 0) d->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+    d->total_mem = p.totalGlobalMem;
+    r->devices.push_back(d);
+  }
+  r->num_devices = n;
+  r->available = true;
+}
+
+}  // namespace
+
+Runtime &rt() {
+  std::call_once(g_init_once, [] {
+    Runtime *r = new Runtime();   // never destroyed (see env.cpp)
+    init_runtime(r);
+    g_rt = r;
+  });
+  return *g_rt;
+}
+
+int usable_devices() {
+  Runtime &r = rt();
+  return r.available ? r.num_devices : 0;
+}
+
+void require_mandatory(const Loc &loc) {
+  if (env().offload != Offload::Mandatory) return;
+  Runtime &r = rt();
+  if (r.available) return;
+  // The error has no location (the condition is global); a note says which construct
+  // needed the device.
+  std::string text = "ompgpu: error: OMP_TARGET_OFFLOAD=MANDATORY but no GPU is available (" +
+                     r.unavailable_reason + ")\n";
+  std::string p = loc_prefix(loc, true);
+  if (!p.empty())
+    text += "ompgpu: " + p + "note: the '" + std::string(loc.construct ? loc.construct : "target") +
+            "' construct here needs a device\n";
+  fatal_text(text);
+}
+
+int resolve_device(const Loc &loc, long long device) {
+  bool from_clause = device != OMPGPU_DEVICE_DEFAULT;
+  if (!from_clause) device = default_device_icv();
+  const Env &e = env();
+  if (e.offload == Offload::Disabled) return -1;
+  Runtime &r = rt();
+  if (!r.available) {
+    require_mandatory(loc);   // exits under MANDATORY
+    return -1;                // DEFAULT: host fallback
+  }
+  if (device == r.num_devices) return -1;             // the host's device number
+  if (!from_clause && device == -1) return -1;        // OMP_DEFAULT_DEVICE=initial / omp_set_default_device(-1)
+  if (device < 0 || device > r.num_devices) {
+    const char *c = loc.construct ? loc.construct : "target";
+    if (from_clause)
+      fatal(loc, "device number %lld in the device clause of '%s' is out of range (%d device%s available)",
+            device, c, r.num_devices, r.num_devices == 1 ? "" : "s");
+    fatal(loc, "default device %lld (OMP_DEFAULT_DEVICE / omp_set_default_device) used by '%s' is out of range "
+               "(%d device%s available)",
+          device, c, r.num_devices, r.num_devices == 1 ? "" : "s");
+  }
+  return static_cast<int>(device);
+}
+
+void select_device(const Loc &loc, int d) {
+  cudaError_t err = cudaSetDevice(d);
+  if (err != cudaSuccess) cuda_fatal(loc, err, "selecting device " + std::to_string(d));
+}
+
+}  // namespace ompgpu_host
+
+// ------------------------------------------------------------ host-side omp_* device API
+using namespace ompgpu_host;
+
+extern "C" int ompgpu_omp_get_num_devices(void) { return usable_devices(); }
+
+extern "C" int ompgpu_omp_get_default_device(void) { return static_cast<int>(default_device_icv()); }
+
+extern "C" void ompgpu_omp_set_default_device(int device_num) { set_default_device_icv(device_num); }
+
+// OpenMP 5.1: the host's device number equals omp_get_num_devices().
+extern "C" int ompgpu_omp_get_initial_device(void) { return usable_devices(); }
+
+extern "C" int ompgpu_omp_is_initial_device(void) { return 1; }   // host code
+
+extern "C" int ompgpu_omp_get_device_num(void) { return usable_devices(); }

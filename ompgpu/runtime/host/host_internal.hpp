@@ -1,0 +1,148 @@
+// ompgpu host runtime: declarations shared by the .cpp files (not part of the C API).
+//
+// Built two ways from the same sources: against the real CUDA runtime, or with
+// -DOMPGPU_EMU -include ompgpu/runtime/emu/cuda_emu.h (the emulator supplies the
+// CUDA runtime subset listed in docs/CONTRACTS.md). Only functions from that list
+// are used here.
+#ifndef OMPGPU_HOST_INTERNAL_HPP
+#define OMPGPU_HOST_INTERNAL_HPP
+
+#ifndef OMPGPU_EMU
+#include <cuda_runtime.h>
+#endif
+
+#include "ompgpu_host.h"
+
+#include <cstdint>
+#include <cstddef>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#if defined(__GNUC__)
+#define OMPGPU_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define OMPGPU_PRINTF(f, a)
+#endif
+
+namespace ompgpu_host {
+
+// ---------------------------------------------------------------- env.cpp
+enum class Offload { Default, Mandatory, Disabled };
+
+struct Env {
+  Offload offload = Offload::Default;
+  long long default_device = 0;     // OMP_DEFAULT_DEVICE (initial value of the ICV)
+  long long num_teams = 0;          // OMP_NUM_TEAMS (0 = unset)
+  long long teams_thread_limit = 0; // OMP_TEAMS_THREAD_LIMIT (0 = unset)
+  bool info = false;                // OMPGPU_INFO
+};
+
+const Env &env();                    // parsed once, on first use
+long long default_device_icv();
+void set_default_device_icv(long long d);
+
+// ---------------------------------------------------------------- report.cpp
+// A source location for messages. file may be NULL; line/col <= 0 are left out.
+struct Loc {
+  const char *file = nullptr;
+  int line = 0, col = 0;
+  const char *construct = nullptr;   // "target", "target data", ... (may be NULL)
+};
+Loc make_loc(const ompgpu_srcloc *l, const char *default_construct);
+Loc make_loc(const ompgpu_kernel_desc *k);
+
+std::string strprintf(const char *fmt, ...) OMPGPU_PRINTF(1, 2);
+// "ompgpu: file:line:col: error: <msg>" and exit(1)
+[[noreturn]] void fatal(const Loc &loc, const char *fmt, ...) OMPGPU_PRINTF(2, 3);
+// same, followed by "ompgpu: file:line:col: note: <note>" lines (notes may be empty)
+[[noreturn]] void fatal_with_notes(const Loc &loc, const std::string &msg,
+                                   const std::vector<std::string> &notes);
+// prints text (complete lines) to stderr and exit(1)
+[[noreturn]] void fatal_text(const std::string &text);
+// "file:line:col: " or "file:line: " ("" when the file is unknown)
+std::string loc_prefix(const Loc &loc, bool with_col);
+// "<what> failed: <cudaGetErrorName>: <cudaGetErrorString>" (+ notes) and exit(1)
+[[noreturn]] void cuda_fatal(const Loc &loc, cudaError_t err, const std::string &what,
+                             std::vector<std::string> notes = {});
+inline void check(const Loc &loc, cudaError_t err, const std::string &what) {
+  if (err != cudaSuccess) cuda_fatal(loc, err, what);
+}
+void warning(const char *fmt, ...) OMPGPU_PRINTF(1, 2);   // "ompgpu: warning: ..."
+// OMPGPU_INFO=1 log: "ompgpu: file:line: <msg>"
+void info(const Loc &loc, const char *fmt, ...) OMPGPU_PRINTF(2, 3);
+inline bool info_on() { return env().info; }
+std::string cuda_error_text(cudaError_t err);  // "<name>: <string>"
+bool is_kernel_fault(cudaError_t err);
+
+// ---------------------------------------------------------------- data.cpp
+struct Mapping {
+  std::uintptr_t hbegin = 0;   // host address of the first mapped byte
+  std::size_t size = 0;
+  std::uintptr_t dbegin = 0;   // device address corresponding to hbegin
+  long long refcount = 0;
+  bool associated = false;     // omp_target_associate_ptr: infinite refcount, not owned
+  std::uintptr_t dalloc = 0;   // what to cudaFree (owned mappings)
+  std::string name;            // the item that created it ("a[0:100]")
+  std::uintptr_t hend() const { return hbegin + size; }
+  std::uintptr_t translate(std::uintptr_t h) const { return dbegin + (h - hbegin); }
+};
+
+enum class Lookup { NotPresent, Contained, Overlap };
+
+class PresentTable {
+ public:
+  // Finds the mapping that contains [b, b+size). size == 0: b inside a mapping or one
+  // past its end. Overlap: *m is the mapping [b, b+size) partially overlaps.
+  Lookup find(std::uintptr_t b, std::size_t size, Mapping **m);
+  Mapping *insert(const Mapping &m);
+  void erase(Mapping *m);
+  std::size_t count() const { return table_.size(); }
+ private:
+  std::map<std::uintptr_t, Mapping> table_;
+};
+
+// ---------------------------------------------------------------- device.cpp
+struct Device {
+  int id = 0;
+  std::string name;
+  int sms = 1;
+  int max_threads_per_block = 1024;
+  int max_threads_per_sm = 2048;
+  std::size_t total_mem = 0;
+  PresentTable table;
+};
+
+struct Runtime {
+  std::mutex mu;                 // guards every present table and the device list after init
+  bool available = false;        // at least one GPU, and CUDA initialised
+  std::string unavailable_reason;
+  int num_devices = 0;           // GPUs (0 when unavailable)
+  std::vector<Device *> devices;
+};
+
+Runtime &rt();                   // lazily initialised (thread-safe), never destroyed
+// Number of usable devices: 0 when OMP_TARGET_OFFLOAD=DISABLED or no GPU.
+int usable_devices();
+// Exits with the MANDATORY error when OMP_TARGET_OFFLOAD=MANDATORY and no GPU.
+void require_mandatory(const Loc &loc);
+// Resolves a device clause value (or OMPGPU_DEVICE_DEFAULT): a device index >= 0, or -1
+// for the host (host fallback). Errors out on an out-of-range number.
+int resolve_device(const Loc &loc, long long device);
+// cudaSetDevice(d), checked (this thread's current device).
+void select_device(const Loc &loc, int d);
+
+// ---------------------------------------------------------------- data.cpp (mapping)
+// All of these expect rt().mu held and the device selected.
+// Maps the entries (construct entry): allocation, copy-to, refcount +1.
+void map_enter(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps);
+// Unmaps (construct exit): refcount -1 (delete: 0), copy-from, free.
+void map_exit(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps);
+// The translated value of an entry for a kernel argument: device address of begin
+// minus (begin - base), or 0 if begin is not present.
+std::uintptr_t translate_entry(Device &dev, const Loc &loc, const ompgpu_map_entry &e);
+
+}  // namespace ompgpu_host
+
+#endif

@@ -1,0 +1,144 @@
+// ompgpu host runtime: the OpenMP device-memory routines (omp_target_alloc, ...), under
+// the names ompgpu_omp_* (libgomp, which every user program links, defines omp_*).
+// Like OpenMP's routines they report failure by their return value, not by exiting.
+#include "host_internal.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace ompgpu_host;
+
+namespace {
+
+constexpr int kHost = -1;
+constexpr int kInvalid = -2;
+
+// A device number of the memory routines: a GPU index, kHost, or kInvalid.
+int api_device(int device_num) {
+  int nd = usable_devices();
+  if (device_num == -1 || device_num == nd) return kHost;   // omp_initial_device, or its number
+  if (device_num < 0 || device_num > nd) return kInvalid;
+  return device_num;
+}
+
+bool select_quiet(int d) {
+  if (cudaSetDevice(d) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  return true;
+}
+
+Device &device_of(int d) { return *rt().devices[static_cast<std::size_t>(d)]; }
+
+}  // namespace
+
+extern "C" void *ompgpu_omp_target_alloc(size_t size, int device_num) {
+  int d = api_device(device_num);
+  if (d == kInvalid || size == 0) return nullptr;
+  if (d == kHost) return std::malloc(size);
+  if (!select_quiet(d)) return nullptr;
+  void *p = nullptr;
+  if (cudaMalloc(&p, size) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  return p;
+}
+
+extern "C" void ompgpu_omp_target_free(void *device_ptr, int device_num) {
+  if (!device_ptr) return;
+  int d = api_device(device_num);
+  if (d == kInvalid) return;
+  if (d == kHost) {
+    std::free(device_ptr);
+    return;
+  }
+  if (!select_quiet(d)) return;
+  if (cudaFree(device_ptr) != cudaSuccess) (void)cudaGetLastError();
+}
+
+extern "C" int ompgpu_omp_target_memcpy(void *dst, const void *src, size_t length, size_t dst_offset,
+                                        size_t src_offset, int dst_device_num, int src_device_num) {
+  int dd = api_device(dst_device_num), sd = api_device(src_device_num);
+  if (dd == kInvalid || sd == kInvalid) return 1;
+  if (length == 0) return 0;
+  if (!dst || !src) return 1;
+  char *to = static_cast<char *>(dst) + dst_offset;
+  const char *from = static_cast<const char *>(src) + src_offset;
+  cudaError_t err = cudaSuccess;
+  if (dd == kHost && sd == kHost) {
+    std::memmove(to, from, length);
+    return 0;
+  } else if (dd == kHost) {
+    if (!select_quiet(sd)) return 1;
+    err = cudaMemcpy(to, from, length, cudaMemcpyDeviceToHost);
+  } else if (sd == kHost) {
+    if (!select_quiet(dd)) return 1;
+    err = cudaMemcpy(to, from, length, cudaMemcpyHostToDevice);
+  } else if (dd == sd) {
+    if (!select_quiet(dd)) return 1;
+    err = cudaMemcpy(to, from, length, cudaMemcpyDeviceToDevice);
+  } else {   // two GPUs: through a host buffer
+    void *tmp = std::malloc(length);
+    if (!tmp) return 1;
+    if (select_quiet(sd)) err = cudaMemcpy(tmp, from, length, cudaMemcpyDeviceToHost);
+    else err = cudaErrorInvalidDevice;
+    if (err == cudaSuccess) {
+      if (select_quiet(dd)) err = cudaMemcpy(to, tmp, length, cudaMemcpyHostToDevice);
+      else err = cudaErrorInvalidDevice;
+    }
+    std::free(tmp);
+  }
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 1;
+  }
+  return 0;
+}
+
+extern "C" int ompgpu_omp_target_is_present(const void *ptr, int device_num) {
+  int d = api_device(device_num);
+  if (d == kInvalid) return 0;
+  if (d == kHost) return 1;
+  if (!ptr) return 0;
+  std::lock_guard<std::mutex> g(rt().mu);
+  Mapping *m = nullptr;
+  return device_of(d).table.find(reinterpret_cast<std::uintptr_t>(ptr), 0, &m) == Lookup::Contained;
+}
+
+extern "C" int ompgpu_omp_target_associate_ptr(const void *host_ptr, const void *device_ptr, size_t size,
+                                               size_t device_offset, int device_num) {
+  int d = api_device(device_num);
+  if (d < 0 || !host_ptr || !device_ptr || size == 0) return 1;
+  std::uintptr_t h = reinterpret_cast<std::uintptr_t>(host_ptr);
+  std::uintptr_t dv = reinterpret_cast<std::uintptr_t>(device_ptr) + device_offset;
+  std::lock_guard<std::mutex> g(rt().mu);
+  Device &dev = device_of(d);
+  Mapping *m = nullptr;
+  Lookup r = dev.table.find(h, size, &m);
+  if (r == Lookup::Contained)   // already associated the same way: success; anything else fails
+    return m->associated && m->translate(h) == dv ? 0 : 1;
+  if (r == Lookup::Overlap) return 1;
+  Mapping nm;
+  nm.hbegin = h;
+  nm.size = size;
+  nm.dbegin = dv;
+  nm.refcount = 1;
+  nm.associated = true;
+  nm.name = "omp_target_associate_ptr";
+  dev.table.insert(nm);
+  return 0;
+}
+
+extern "C" int ompgpu_omp_target_disassociate_ptr(const void *ptr, int device_num) {
+  int d = api_device(device_num);
+  if (d < 0 || !ptr) return 1;
+  std::uintptr_t h = reinterpret_cast<std::uintptr_t>(ptr);
+  std::lock_guard<std::mutex> g(rt().mu);
+  Device &dev = device_of(d);
+  Mapping *m = nullptr;
+  if (dev.table.find(h, 0, &m) != Lookup::Contained || !m->associated || m->hbegin != h) return 1;
+  dev.table.erase(m);
+  return 0;
+}

@@ -1,0 +1,114 @@
+/* ompgpu host runtime: the C API that generated host code calls.
+ *
+ * Includable from C (C99 and later) and C++. The implementation is C++17
+ * (ompgpu/runtime/host/[a-z]*.cpp, internal header host_internal.hpp) and is built
+ * from the same sources two ways (run from the repository root):
+ *
+ *   real CUDA:
+ *     g++ -std=c++17 -O2 -I/usr/local/cuda/include -c ompgpu/runtime/host/[a-z]*.cpp
+ *     ar rcs libompgpu_host_cuda.a [a-z]*.o
+ *     g++ -fopenmp prog.host.o prog.device.o libompgpu_host_cuda.a
+ *         -L/usr/local/cuda/lib64 -lcudart_static -ldl -lpthread -lrt -o prog
+ *
+ *   emulator (no GPU; cuda_emu.h provides the CUDA runtime API subset):
+ *     g++ -std=c++17 -O1 -DOMPGPU_EMU -include ompgpu/runtime/emu/cuda_emu.h
+ *         -c ompgpu/runtime/host/[a-z]*.cpp
+ *     ar rcs libompgpu_host_emu.a [a-z]*.o      (+ cuda_emu.o if the emulator has one)
+ *     g++ -fopenmp prog.host.o prog.device.o libompgpu_host_emu.a -lpthread -o prog
+ *
+ * Environment: OMP_TARGET_OFFLOAD=MANDATORY|DISABLED|DEFAULT, OMP_DEFAULT_DEVICE,
+ * OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT, OMPGPU_INFO=1 (launch and transfer log on
+ * stderr). See docs/CONTRACTS.md, "Host runtime API".
+ */
+#ifndef OMPGPU_HOST_H
+#define OMPGPU_HOST_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { OMPGPU_MODE_GENERIC = 0, OMPGPU_MODE_SPMD = 1 };
+
+typedef struct ompgpu_launch_config {
+  unsigned num_teams, threads_per_team;
+  size_t dyn_shmem;
+  void *stream;
+} ompgpu_launch_config;
+
+/* Launch stub defined in the device object; returns a cudaError_t value (0 = success). */
+typedef int (*ompgpu_launch_fn)(const ompgpu_launch_config *cfg, void **args);
+
+typedef struct ompgpu_kernel_desc {
+  const char *name;          /* "__omp_offloading_main_l12" */
+  const char *file; int line, col;   /* the target directive in the user's source */
+  int mode;                  /* OMPGPU_MODE_* */
+  ompgpu_launch_fn launch;   /* NULL when built with --offload=none: always host fallback */
+  int default_threads;       /* threads per team the compiler prefers (0 = runtime decides); generic: workers + 32 */
+  int max_threads;           /* launch bound of the kernel (0 = none) */
+  long long static_teams;    /* > 0: number of teams the compiler computed (1 for a target without teams) */
+} ompgpu_kernel_desc;
+
+/* map-type bits */
+#define OMPGPU_MAP_TO       0x001
+#define OMPGPU_MAP_FROM     0x002
+#define OMPGPU_MAP_ALWAYS   0x004
+#define OMPGPU_MAP_DELETE   0x008
+#define OMPGPU_MAP_PTR      0x010   /* base is a pointer variable's value; the kernel gets the translated pointer */
+#define OMPGPU_MAP_LITERAL  0x020   /* pass by value (firstprivate scalar): args[i] = begin, nothing mapped */
+#define OMPGPU_MAP_ARG      0x040   /* this entry is a kernel argument */
+#define OMPGPU_MAP_IMPLICIT 0x080
+#define OMPGPU_MAP_RELEASE  0x100   /* exit data release (refcount -1) */
+#define OMPGPU_MAP_PRESENT  0x200   /* map(present: ...) must already be present */
+#define OMPGPU_MAP_ATTACH_ONLY 0x400 /* firstprivate pointer: translate if present, else NULL */
+
+/* The `device` argument when the construct has no device clause: use the
+   default-device ICV (OMP_DEFAULT_DEVICE / omp_set_default_device). Any other value is
+   the clause's value: 0 .. omp_get_num_devices()-1 a GPU, omp_get_num_devices() (what
+   omp_get_initial_device() returns) the host (host fallback / no-op), anything else an
+   error. (So device(omp_initial_device), which is -1 too, means the default device.) */
+#define OMPGPU_DEVICE_DEFAULT (-1LL)
+
+typedef struct ompgpu_map_entry {
+  void *base;        /* MAP_PTR / ATTACH_ONLY: the pointer value (e.g. a for a[0:n]); otherwise the object's address */
+  void *begin;       /* first mapped byte */
+  long long size;    /* bytes mapped (0 for LITERAL and ATTACH_ONLY) */
+  int flags;
+  const char *name;  /* the source text of the item, for diagnostics */
+} ompgpu_map_entry;
+
+typedef struct ompgpu_srcloc { const char *file; int line, col; const char *construct; } ompgpu_srcloc;
+
+/* target region: maps, launches, unmaps. Returns 0 when the region ran on the device,
+   1 when the caller must run the host fallback (if(false), no device, OMP_TARGET_OFFLOAD=DISABLED,
+   launch == NULL, device clause naming the host). Nothing is mapped when it returns 1. */
+int  ompgpu_target(const ompgpu_kernel_desc *k, long long device, int if_cond,
+                   int num_teams, int thread_limit, int n, ompgpu_map_entry *maps);
+void ompgpu_target_data_begin(const ompgpu_srcloc *loc, long long device, int if_cond, int n, ompgpu_map_entry *maps);
+void ompgpu_target_data_end  (const ompgpu_srcloc *loc, long long device, int if_cond, int n, ompgpu_map_entry *maps);
+void ompgpu_target_update    (const ompgpu_srcloc *loc, long long device, int if_cond, int n, ompgpu_map_entry *maps); /* TO = update to, FROM = update from */
+void *ompgpu_get_device_ptr  (const ompgpu_srcloc *loc, long long device, void *host_ptr); /* use_device_ptr; NULL-safe */
+
+/* Host-side OpenMP device API. The user's program also links libgomp, which defines
+   the omp_* names, so the compiler renames the user's calls to these. */
+int   ompgpu_omp_get_num_devices(void);
+int   ompgpu_omp_get_default_device(void);
+void  ompgpu_omp_set_default_device(int device_num);
+int   ompgpu_omp_get_initial_device(void);
+int   ompgpu_omp_is_initial_device(void);
+int   ompgpu_omp_get_device_num(void);
+void *ompgpu_omp_target_alloc(size_t size, int device_num);
+void  ompgpu_omp_target_free(void *device_ptr, int device_num);
+int   ompgpu_omp_target_memcpy(void *dst, const void *src, size_t length, size_t dst_offset,
+                               size_t src_offset, int dst_device_num, int src_device_num);
+int   ompgpu_omp_target_is_present(const void *ptr, int device_num);
+int   ompgpu_omp_target_associate_ptr(const void *host_ptr, const void *device_ptr, size_t size,
+                                      size_t device_offset, int device_num);
+int   ompgpu_omp_target_disassociate_ptr(const void *ptr, int device_num);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OMPGPU_HOST_H */

@@ -1,0 +1,138 @@
+// ompgpu host runtime: launch configuration and ompgpu_target (map, launch, unmap).
+#include "host_internal.hpp"
+
+#include <algorithm>
+#include <climits>
+
+using namespace ompgpu_host;
+
+namespace {
+
+constexpr long long kMasterWarp = 32;
+
+long long round_up(long long v, long long m) { return (v + m - 1) / m * m; }
+
+// Threads per team (CUDA block size).
+//   thread_limit clause > 0, else OMP_TEAMS_THREAD_LIMIT, else k->default_threads, else
+//   128 workers + the master warp (generic) / 256 (spmd). The clause and the variable
+//   limit the OpenMP threads of a team; in generic mode those are the workers, so the
+//   master warp is added on top. Clamped to the kernel's launch bound and the device's
+//   limit; generic mode: a multiple of 32 and at least 64 (one worker warp + the master).
+long long threads_for(const ompgpu_kernel_desc *k, const Device &dev, int thread_limit) {
+  bool generic = k->mode != OMPGPU_MODE_SPMD;
+  long long t;
+  if (thread_limit > 0) t = thread_limit + (generic ? kMasterWarp : 0);
+  else if (env().teams_thread_limit > 0) t = env().teams_thread_limit + (generic ? kMasterWarp : 0);
+  else if (k->default_threads > 0) t = k->default_threads;
+  else t = generic ? 128 + kMasterWarp : 256;
+  long long cap = dev.max_threads_per_block > 0 ? dev.max_threads_per_block : 1024;
+  if (k->max_threads > 0) cap = std::min<long long>(cap, k->max_threads);
+  if (generic) {
+    t = std::max(round_up(t, 32), 2 * kMasterWarp);
+    cap = std::max(cap / 32 * 32, 2 * kMasterWarp);
+  }
+  return std::max(1LL, std::min(t, cap));
+}
+
+// Number of teams (CUDA grid size).
+//   num_teams clause > 0, else OMP_NUM_TEAMS, else the compiler's static count, else an
+//   occupancy guess: enough teams of this size to fill every SM (SMs x max threads per
+//   SM / threads, at least one per SM). The guess ignores registers and shared memory,
+//   which may allow fewer resident teams; extra teams just queue.
+long long teams_for(const ompgpu_kernel_desc *k, const Device &dev, int num_teams, long long threads) {
+  long long T;
+  if (num_teams > 0) T = num_teams;
+  else if (env().num_teams > 0) T = env().num_teams;
+  else if (k->static_teams > 0) T = k->static_teams;
+  else T = static_cast<long long>(dev.sms) * std::max(1LL, dev.max_threads_per_sm / threads);
+  return std::max(1LL, std::min<long long>(T, INT_MAX));   // gridDim.x limit
+}
+
+const char *kname(const ompgpu_kernel_desc *k) { return k->name ? k->name : "<unnamed kernel>"; }
+
+int fallback(const Loc &loc, const ompgpu_kernel_desc *k, const char *why) {
+  info(loc, "kernel %s: host fallback (%s)", kname(k), why);
+  return 1;
+}
+
+}  // namespace
+
+extern "C" int ompgpu_target(const ompgpu_kernel_desc *k, long long device, int if_cond, int num_teams,
+                             int thread_limit, int n, ompgpu_map_entry *maps) {
+  Loc loc = make_loc(k);
+  if (!if_cond) return fallback(loc, k, "if clause is false");
+  const Env &e = env();
+  if (e.offload == Offload::Disabled) return fallback(loc, k, "OMP_TARGET_OFFLOAD=DISABLED");
+  if (!k->launch) {
+    if (e.offload == Offload::Mandatory) {
+      require_mandatory(loc);
+      fatal(loc, "OMP_TARGET_OFFLOAD=MANDATORY but kernel %s was compiled without device code", kname(k));
+    }
+    return fallback(loc, k, "compiled without device code");
+  }
+  int d = resolve_device(loc, device);
+  if (d < 0) {
+    if (!rt().available) return fallback(loc, k, ("no GPU: " + rt().unavailable_reason).c_str());
+    return fallback(loc, k, "the device clause names the host");
+  }
+  select_device(loc, d);
+  Device &dev = *rt().devices[static_cast<std::size_t>(d)];
+
+  // map, and build the arguments in the order of the MAP_ARG entries
+  std::vector<void *> slots(static_cast<std::size_t>(n > 0 ? n : 0), nullptr);
+  std::vector<void *> args;
+  args.reserve(slots.size() + 1);
+  {
+    std::lock_guard<std::mutex> g(rt().mu);
+    map_enter(dev, loc, n, maps);
+    for (int i = 0; i < n; ++i) {
+      const ompgpu_map_entry &m = maps[i];
+      if (!(m.flags & OMPGPU_MAP_ARG)) continue;
+      if (m.flags & OMPGPU_MAP_LITERAL) {
+        args.push_back(m.begin);
+      } else {
+        slots[static_cast<std::size_t>(i)] = reinterpret_cast<void *>(translate_entry(dev, loc, m));
+        args.push_back(&slots[static_cast<std::size_t>(i)]);
+      }
+    }
+  }
+  args.push_back(nullptr);   // never read; keeps data() valid when there are no arguments
+
+  long long threads = threads_for(k, dev, thread_limit);
+  long long teams = teams_for(k, dev, num_teams, threads);
+  ompgpu_launch_config cfg;
+  cfg.num_teams = static_cast<unsigned>(teams);
+  cfg.threads_per_team = static_cast<unsigned>(threads);
+  cfg.dyn_shmem = 0;
+  cfg.stream = nullptr;
+  const char *mode = k->mode == OMPGPU_MODE_SPMD ? "spmd" : "generic";
+  info(loc, "kernel %s: %u teams x %u threads, %s", kname(k), cfg.num_teams, cfg.threads_per_team, mode);
+
+  // Errors: from the launch itself (configuration, or - in the emulator, where launches
+  // run to completion - a fault in the kernel), then from the kernel's execution.
+  std::string what = std::string("kernel ") + kname(k);
+  const char *fault_note =
+      "a pointer used in the target region may not be mapped (captured pointers without "
+      "map(...) are translated only if their target is present)";
+  cudaError_t err = static_cast<cudaError_t>(k->launch(&cfg, args.data()));
+  if (err == cudaSuccess) err = cudaGetLastError();
+  if (err != cudaSuccess) {
+    std::vector<std::string> notes;
+    if (is_kernel_fault(err)) notes.push_back(fault_note);
+    notes.push_back(strprintf("launched with %u teams x %u threads (%s mode) on device %d", cfg.num_teams,
+                              cfg.threads_per_team, mode, d));
+    cuda_fatal(loc, err, what, notes);
+  }
+  err = cudaDeviceSynchronize();
+  if (err != cudaSuccess) {
+    std::vector<std::string> notes;
+    if (is_kernel_fault(err)) notes.push_back(fault_note);
+    cuda_fatal(loc, err, what, notes);
+  }
+
+  {
+    std::lock_guard<std::mutex> g(rt().mu);
+    map_exit(dev, loc, n, maps);
+  }
+  return 0;
+}

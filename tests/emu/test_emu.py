@@ -1,0 +1,288 @@
+"""Tests of the device emulator (ompgpu/runtime/emu/cuda_emu.h).
+
+Each program under programs/ is built with g++ against the emulator and run; the portable
+ones also run on a GPU when OMPGPU_EMU_TEST_CUDA=1 (see conftest.py).
+"""
+
+import re
+import subprocess
+
+import pytest
+
+from conftest import CXX, EMU_FLAGS, PROGRAMS, backends, find_nvcc, run
+
+
+def ok_lines(out, *names):
+    for name in names:
+        assert re.search(rf"^{name} ok\b", out, re.M), out
+
+
+# ----- portable programs ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_thread_and_block_ids(builder, backend):
+    r = run(builder.build("ids", backend))
+    assert r.returncode == 0, r.stdout + r.stderr
+    ok_lines(r.stdout, "ids", "ids1d")
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_shared_memory_is_per_block(builder, backend):
+    r = run(builder.build("shared", backend))
+    assert r.returncode == 0, r.stdout + r.stderr
+    ok_lines(r.stdout, "shared")
+
+
+def test_shared_memory_with_parallel_blocks(builder):
+    r = run(builder.build("shared"), env={"OMPGPU_EMU_THREADS": "4"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    ok_lines(r.stdout, "shared")
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_warp_collectives(builder, backend):
+    r = run(builder.build("warp", backend))
+    assert r.returncode == 0, r.stdout + r.stderr
+    ok_lines(r.stdout, "warp", "after_exit")
+
+
+@pytest.mark.parametrize("backend", backends())
+@pytest.mark.parametrize("threads", ["1", "4"])
+def test_atomics_and_spin_lock(builder, backend, threads):
+    if backend == "cuda" and threads != "1":
+        pytest.skip("OMPGPU_EMU_THREADS is an emulator setting")
+    r = run(builder.build("atomics", backend), env={"OMPGPU_EMU_THREADS": threads})
+    assert r.returncode == 0, r.stdout + r.stderr
+    ok_lines(r.stdout, "atomics", "spin_lock")
+
+
+@pytest.mark.parametrize("backend", backends())
+@pytest.mark.parametrize("args", ["256 8 100 0", "1024 2 20 0", "1024 2 20 200", "64 3 10 5", "160 2 10 64",
+                                  "32 1 5 0"])
+def test_named_barrier_fork_join(builder, backend, args):
+    """Master warp (lanes 1..31 returned) + workers on bar.sync 8; region barrier 7."""
+    r = run(builder.build("forkjoin", backend), *args.split())
+    assert r.returncode == 0, r.stdout + r.stderr
+    ok_lines(r.stdout, "forkjoin", "exited_warps", "arrive", "exit_deep")
+
+
+def test_fork_join_with_parallel_blocks(builder):
+    r = run(builder.build("forkjoin"), 256, 16, 50, env={"OMPGPU_EMU_THREADS": "3"})
+    assert r.returncode == 0, r.stdout + r.stderr
+    ok_lines(r.stdout, "forkjoin", "exited_warps", "arrive", "exit_deep")
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_other_optimization_levels(builder, opt):
+    """The optimizer must not merge or move collectives (e.g. __activemask in two branches)."""
+    for name, args, oks in [("warp", (), ("warp", "after_exit")), ("atomics", (), ("atomics", "spin_lock")),
+                            ("forkjoin", (256, 4, 20), ("forkjoin", "exited_warps", "arrive", "exit_deep"))]:
+        r = run(builder.build(name, extra=(opt,)), *args)
+        assert r.returncode == 0, r.stdout + r.stderr
+        ok_lines(r.stdout, *oks)
+
+
+def test_fork_join_benchmark(builder, capsys):
+    """256 threads x 8 blocks x 100 fork/join rounds; the goal is well under 2 s."""
+    r = run(builder.build("forkjoin"), 256, 8, 100)
+    assert r.returncode == 0, r.stdout + r.stderr
+    ok_lines(r.stdout, "forkjoin")
+    ms = float(re.search(r"^time ([0-9.]+) ms", r.stdout, re.M).group(1))
+    with capsys.disabled():
+        print(f"\n[emu benchmark] fork/join 256 threads x 8 blocks x 100 rounds: {ms:.1f} ms")
+    assert ms < 10000
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_launch_errors(builder, backend):
+    r = run(builder.build("launch_errors", backend))
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.splitlines() == [
+        "block 1025: cudaErrorInvalidConfiguration",
+        "block 0: cudaErrorInvalidConfiguration",
+        "grid 0: cudaErrorInvalidConfiguration",
+        "block z 65: cudaErrorInvalidConfiguration",
+        "block 32x32x2: cudaErrorInvalidConfiguration",
+        "grid y 65536: cudaErrorInvalidConfiguration",
+        "64 KiB dynamic shared without opt-in: cudaErrorInvalidValue",
+        "64 KiB dynamic shared after opt-in: cudaSuccess",
+        "opt-in 300 KiB: cudaErrorInvalidValue",
+        "block 1024: cudaSuccess",
+        "good launches ran: 32",
+    ]
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_host_api_round_trips(builder, backend):
+    r = run(builder.build("memory", backend))
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    portable = [ln for ln in lines if not ln.startswith("emu: ")]
+    assert portable == [
+        "memcpy ok",
+        "memset ok",
+        "default-direction offset copy ok",
+        "symbols ok",
+        "symbol copy past the end: cudaErrorInvalidValue",
+        "zero-size malloc gives null",
+        "device queries ok",
+        "cudaSetDevice(99): cudaErrorInvalidDevice",
+        "versions ok",
+        "streams and events ok",
+        "cudaErrorMemoryAllocation / out of memory",
+        "cudaErrorInvalidValue / invalid argument",
+        "cudaErrorNoDevice / no CUDA-capable device is detected",
+        "cudaSuccess / no error",
+        "huge cudaMalloc: cudaErrorMemoryAllocation",
+        "last error after it: cudaErrorMemoryAllocation",
+    ]
+    if backend == "emu":
+        assert [ln for ln in lines if ln.startswith("emu: ")] == [
+            'emu: name "ompgpu emulator"',
+            "emu: H2D into host memory: cudaErrorInvalidValue",
+            "emu: copy past an allocation: cudaErrorInvalidValue",
+            "emu: freed twice: cudaSuccess cudaErrorInvalidValue",
+            "emu: stack variable as symbol: cudaErrorInvalidSymbol",
+        ]
+
+
+def test_no_device(builder):
+    r = run(builder.build("ids"), env={"OMPGPU_EMU_DEVICES": "0"})
+    assert r.returncode == 1
+    assert "cudaErrorNoDevice" in r.stdout
+
+
+def test_sms_setting(builder, tmp_path):
+    src = tmp_path / "sms.cu"
+    src.write_text('#include <cstdio>\nint main() { cudaDeviceProp p; cudaGetDeviceProperties(&p, 0);\n'
+                   '  printf("%s %d\\n", p.name, p.multiProcessorCount); }\n')
+    exe = tmp_path / "sms"
+    subprocess.run([CXX, *EMU_FLAGS, "-x", "c++", str(src), "-o", str(exe)], check=True)
+    assert run(exe).stdout == "ompgpu emulator 132\n"
+    assert run(exe, env={"OMPGPU_EMU_SMS": "7"}).stdout == "ompgpu emulator 7\n"
+
+
+@pytest.mark.parametrize("backend", backends())
+def test_device_printf(builder, backend):
+    r = run(builder.build("printf", backend))
+    assert r.returncode == 0, r.stdout + r.stderr
+    lines = r.stdout.splitlines()
+    want = ["host before"]
+    for b in range(2):
+        want += [f"hello block {b} thread {t} tag 7" for t in range(3)]
+        want.append(f"block {b} after the barrier, 3.50")
+    want.append("host after")
+    if backend == "emu":
+        assert lines == want  # blocks run in order, threads in order up to the barrier
+    else:
+        assert sorted(lines) == sorted(want)
+
+
+# ----- reports: deadlock and misuse ---------------------------------------------------------
+
+
+def broken(builder, scenario, env=None):
+    r = run(builder.build("broken"), scenario, env=env, timeout=30)
+    assert r.returncode == 3, f"rc {r.returncode}\n{r.stdout}{r.stderr}"
+    assert r.stdout.startswith(f"scenario {scenario}\n")
+    assert "finished" not in r.stdout
+    assert r.stderr.startswith("ompgpu-emu: "), r.stderr
+    return r.stderr
+
+
+def test_deadlock_report(builder):
+    err = broken(builder, "deadlock")
+    assert err.splitlines() == [
+        "ompgpu-emu: deadlock in block (0,0,0) of kernel k_deadlock: barrier 7 expects 64 threads, 32 arrived",
+        "  threads 0-31 (warp 0) wait at barrier 7 (count 64)",
+        "  threads 32-159 (warps 1-4) wait at barrier 8 (count 160)",
+    ]
+
+
+def test_deadlock_report_collective(builder):
+    err = broken(builder, "coll_deadlock")
+    lines = err.splitlines()
+    assert lines[0].startswith("ompgpu-emu: deadlock in block (0,0,0) of kernel k_coll_deadlock: ")
+    assert lines[1:] == [
+        "  threads 0-15 (warp 0) wait at __shfl_sync (mask 0xffffffff)",
+        "  threads 16-31 (warp 0) wait at __syncthreads (barrier 0) for the other lanes of their warp",
+    ]
+
+
+MISUSE = [
+    ("count40", None, r"barrier 1: thread count 40 is not a multiple of the warp size 32"),
+    ("count_exceeds", None, r"barrier 1: thread count 288 exceeds the block's 8 warps \(256 threads\)"),
+    ("mixed_counts", None, r"barrier 7 used with different thread counts in one generation: count 64 by warp\(s\) 0, "
+                           r"count 96 by warp 1"),
+    ("split", None, r"warp 0 split across barriers: thread 16 arrives at barrier 8 while threads 0-15 of its warp "
+                    r"wait at barrier 7"),
+    ("double_arrive", None, r"warp 0 arrived twice at barrier 9 before the barrier completed"),
+    ("dynshared", None, r"kernel k_dyn: dynamic shared memory request of 245760 bytes exceeds the 232448 bytes"),
+    ("stack", None, r"stack overflow in block \(0,0,0\) thread 0 of kernel k_stack \(fiber stacks are 65536 bytes"),
+    ("trap", None, r"^ompgpu-emu: trap in block \(0,0,0\) thread 5 of kernel k_trap$"),
+    ("fail", None, r"^ompgpu-emu: ompgpu: soft stack overflow in team 1 \(needed 4096 bytes, 1024 available\)\n"
+                   r"ompgpu-emu:  \(in block \(1,0,0\) thread 0 of kernel k_fail\)$"),
+    ("segv", None, r"illegal memory access at address 0x10 in block \(0,0,0\) thread 3 of kernel k_segv"),
+    ("mask", None, r"__shfl_sync: mask 0x00000001 does not include the calling lane 1"),
+    ("collmix", None, r"lanes of warp 0 meet at different warp collectives with mask 0xffffffff: "
+                      r"thread 0 at __ballot_sync, thread 16 at __shfl_sync"),
+    ("div0", None, r"arithmetic exception \(integer division by zero\) in block \(0,0,0\) thread 0 of kernel k_div0"),
+    ("spin", {"OMPGPU_EMU_SPIN_LIMIT": "100000"}, r"livelock in block \(0,0,0\) of kernel k_spin"),
+    ("plain_spin", {"OMPGPU_EMU_TIMEOUT": "1"}, r"kernel k_plain_spin did not finish within OMPGPU_EMU_TIMEOUT=1 s"),
+]
+
+
+@pytest.mark.parametrize("scenario,env,pattern", MISUSE, ids=[m[0] for m in MISUSE])
+def test_misuse_report(builder, scenario, env, pattern):
+    err = broken(builder, scenario, env)
+    assert re.search(pattern, err, re.M), err
+
+
+def test_stack_size_setting(builder):
+    r = run(builder.build("broken"), "stack", env={"OMPGPU_EMU_STACK": str(1 << 20)})
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "finished: cudaSuccess" in r.stdout
+
+
+# ----- builds ------------------------------------------------------------------------------------
+
+
+def test_two_translation_units_and_plain_host_code(tmp_path):
+    """Header in a device TU and a plain C++ host TU of one program (inline globals, -Wextra)."""
+    flags = [*EMU_FLAGS, "-Wextra"]
+    k = tmp_path / "k.o"
+    h = tmp_path / "h.o"
+    exe = tmp_path / "two"
+    subprocess.run([CXX, *flags, "-x", "c++", "-c", str(PROGRAMS / "two_tu_kernel.cu"), "-o", str(k)], check=True)
+    subprocess.run([CXX, *flags, "-c", str(PROGRAMS / "two_tu_host.cpp"), "-o", str(h)], check=True)
+    subprocess.run([CXX, str(k), str(h), "-o", str(exe), "-lpthread"], check=True)
+    r = run(exe)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert r.stdout.startswith("two_tu ok (launch 0, 0 bad, counter 384)")
+
+
+def test_ucontext_fallback(builder):
+    """The portable context switch (non-x86-64 hosts) gives the same results."""
+    r = run(builder.build("forkjoin", extra=("-DOMPGPU_EMU_UCONTEXT",)), 256, 2, 20)
+    assert r.returncode == 0, r.stdout + r.stderr
+    ok_lines(r.stdout, "forkjoin", "exited_warps", "arrive", "exit_deep")
+
+
+def test_programs_compile_with_nvcc(tmp_path):
+    nvcc = find_nvcc()
+    if not nvcc:
+        pytest.skip("nvcc not found")
+    from concurrent.futures import ThreadPoolExecutor
+
+    def compile_one(src):
+        cmd = [nvcc, "-std=c++17", "-arch=sm_90", "-I", str(PROGRAMS), "-x", "cu", "-c", str(src), "-o",
+               str(tmp_path / (src.stem + ".o"))]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        return src.name, r.returncode, r.stdout + r.stderr
+
+    sources = sorted(PROGRAMS.glob("*.cu")) + sorted(PROGRAMS.glob("*.cpp"))
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(compile_one, sources))
+    failed = [f"{name}:\n{out}" for name, rc, out in results if rc != 0]
+    assert not failed, "\n".join(failed)

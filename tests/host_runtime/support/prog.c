@@ -1,0 +1,607 @@
+/* Test driver for the ompgpu host runtime, written in C against ompgpu_host.h.
+ * `prog <scenario> [args]`: runs one scenario; exit 0 = pass, 2 = a CHECK failed.
+ * Built against the runtime compiled in emulator mode (the real cuda_emu.h or the test
+ * mock), where "device memory" is host-addressable, so the scenarios read device copies
+ * directly and the fake launch functions below play the kernels. */
+#include "ompgpu_host.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int tc_err_launch_failure(void);
+int tc_live_allocations(void);
+
+#define CHECK(c)                                                                  \
+  do {                                                                            \
+    if (!(c)) {                                                                   \
+      fprintf(stderr, "CHECK failed at prog.c:%d: %s\n", __LINE__, #c);           \
+      exit(2);                                                                    \
+    }                                                                             \
+  } while (0)
+
+#define DEF OMPGPU_DEVICE_DEFAULT
+#define TO OMPGPU_MAP_TO
+#define FROM OMPGPU_MAP_FROM
+#define ARG OMPGPU_MAP_ARG
+
+static ompgpu_srcloc LOC = {"prog.c", 10, 9, "target data"};
+static ompgpu_srcloc ENTER = {"prog.c", 20, 9, "target enter data"};
+static ompgpu_srcloc EXIT = {"prog.c", 30, 9, "target exit data"};
+static ompgpu_srcloc UPD = {"prog.c", 40, 9, "target update"};
+
+static ompgpu_map_entry ent(void *base, void *begin, long long size, int flags, const char *name) {
+  ompgpu_map_entry e;
+  e.base = base;
+  e.begin = begin;
+  e.size = size;
+  e.flags = flags;
+  e.name = name;
+  return e;
+}
+
+static int launch_ok(const ompgpu_launch_config *cfg, void **args) {
+  (void)cfg;
+  (void)args;
+  return 0;
+}
+
+static ompgpu_kernel_desc kdesc(ompgpu_launch_fn fn) {
+  ompgpu_kernel_desc k;
+  memset(&k, 0, sizeof k);
+  k.name = "__omp_offloading_main_l12";
+  k.file = "prog.c";
+  k.line = 12;
+  k.col = 9;
+  k.mode = OMPGPU_MODE_GENERIC;
+  k.launch = fn;
+  k.max_threads = 1024;
+  return k;
+}
+
+static double *dev_of(void *p) { return (double *)ompgpu_get_device_ptr(&LOC, DEF, p); }
+static int present(void *p) { return ompgpu_omp_target_is_present(p, ompgpu_omp_get_default_device()); }
+static void check_no_allocations(void) {
+  int n = tc_live_allocations();
+  CHECK(n == -1 || n == 0);
+}
+
+/* ------------------------------------------------------------------ data regions */
+
+static int t_refcount(void) {
+  double a[100];
+  int i;
+  for (i = 0; i < 100; ++i) a[i] = i;
+  ompgpu_map_entry m[1];
+  m[0] = ent(a, a, sizeof a, TO | FROM, "a[0:100]");
+  CHECK(!present(a));
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, m);
+  CHECK(present(a) && present(&a[99]) && !present(&a[100]));
+  double *d = dev_of(a);
+  CHECK(d && d != a && d[5] == 5 && d[99] == 99);
+  a[5] = 50;                                      /* host change: not copied again */
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, m);   /* nested: refcount 2 */
+  CHECK(dev_of(a) == d && d[5] == 5);
+  d[6] = 60;                                      /* device change */
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, m);     /* refcount 1: no copy back */
+  CHECK(present(a) && a[6] == 6);
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, m);     /* refcount 0: copy back, free */
+  CHECK(!present(a) && a[6] == 60 && a[5] == 5);
+  check_no_allocations();
+  /* if(false): nothing happens */
+  ompgpu_target_data_begin(&LOC, DEF, 0, 1, m);
+  CHECK(!present(a));
+  return 0;
+}
+
+static int t_subsection(void) {
+  double a[100];
+  int i;
+  for (i = 0; i < 100; ++i) a[i] = i;
+  ompgpu_map_entry outer = ent(a, a, sizeof a, TO, "a[0:100]");
+  ompgpu_map_entry inner = ent(a, a + 10, 20 * sizeof(double), TO | FROM, "a[10:20]");
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &outer);
+  double *d = dev_of(a);
+  CHECK(dev_of(a + 10) == d + 10 && dev_of(a + 99) == d + 99);
+  a[15] = -1;
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &inner);   /* present: no allocation, no copy */
+  CHECK(dev_of(a + 10) == d + 10 && d[15] == 15);
+  d[16] = -16;
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &inner);     /* refcount 1 again: no copy back */
+  CHECK(a[16] == 16 && present(a));
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &outer);     /* to only: no copy back */
+  CHECK(!present(a) && a[16] == 16 && a[15] == -1);
+  check_no_allocations();
+  return 0;
+}
+
+static int t_overlap(const char *which) {
+  static double a[300];
+  ompgpu_map_entry first, second;
+  if (!strcmp(which, "end")) {           /* the new section starts inside, ends beyond */
+    first = ent(a, a, 100 * sizeof(double), TO, "a[0:100]");
+    second = ent(a, a, 200 * sizeof(double), TO, "a[0:200]");
+  } else {                               /* it starts before and reaches into the mapping */
+    first = ent(a, a + 50, 100 * sizeof(double), TO, "a[50:100]");
+    second = ent(a, a, 100 * sizeof(double), TO, "a[0:100]");
+  }
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &first);
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &second);
+  return 3; /* not reached */
+}
+
+static int t_always(void) {
+  double a[10] = {0};
+  ompgpu_map_entry m = ent(a, a, sizeof a, TO | FROM, "a");
+  ompgpu_map_entry at = ent(a, a, sizeof a, TO | OMPGPU_MAP_ALWAYS, "a");
+  ompgpu_map_entry af = ent(a, a, sizeof a, FROM | OMPGPU_MAP_ALWAYS, "a");
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &m);
+  double *d = dev_of(a);
+  a[1] = 11;
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &at);   /* present, but always: copied */
+  CHECK(d[1] == 11);
+  d[2] = 22;
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &af);     /* refcount 2 -> 1, always: copied back */
+  CHECK(a[2] == 22 && present(a));
+  d[3] = 33;
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &m);
+  CHECK(a[3] == 33 && !present(a));
+  check_no_allocations();
+  return 0;
+}
+
+static int t_delete_release(void) {
+  double a[10] = {0};
+  ompgpu_map_entry to = ent(a, a, sizeof a, TO, "a");
+  ompgpu_map_entry from = ent(a, a, sizeof a, FROM, "a");
+  ompgpu_map_entry rel = ent(a, a, sizeof a, OMPGPU_MAP_RELEASE, "a");
+  ompgpu_map_entry del = ent(a, a, sizeof a, OMPGPU_MAP_DELETE, "a");
+  double *d;
+  /* release decrements without copying */
+  ompgpu_target_data_begin(&ENTER, DEF, 1, 1, &to);
+  ompgpu_target_data_begin(&ENTER, DEF, 1, 1, &to);
+  d = dev_of(a);
+  d[0] = 5;
+  ompgpu_target_data_end(&EXIT, DEF, 1, 1, &rel);
+  CHECK(present(a));
+  ompgpu_target_data_end(&EXIT, DEF, 1, 1, &rel);
+  CHECK(!present(a) && a[0] == 0);
+  /* delete forces the count to 0 */
+  ompgpu_target_data_begin(&ENTER, DEF, 1, 1, &to);
+  ompgpu_target_data_begin(&ENTER, DEF, 1, 1, &to);
+  ompgpu_target_data_begin(&ENTER, DEF, 1, 1, &to);
+  ompgpu_target_data_end(&EXIT, DEF, 1, 1, &del);
+  CHECK(!present(a));
+  /* from copies only at the last reference */
+  ompgpu_target_data_begin(&ENTER, DEF, 1, 1, &to);
+  ompgpu_target_data_begin(&ENTER, DEF, 1, 1, &to);
+  d = dev_of(a);
+  d[1] = 7;
+  ompgpu_target_data_end(&EXIT, DEF, 1, 1, &from);
+  CHECK(present(a) && a[1] == 0);
+  ompgpu_target_data_end(&EXIT, DEF, 1, 1, &from);
+  CHECK(!present(a) && a[1] == 7);
+  /* exit of something not present: nothing */
+  ompgpu_target_data_end(&EXIT, DEF, 1, 1, &from);
+  ompgpu_target_data_end(&EXIT, DEF, 1, 1, &del);
+  check_no_allocations();
+  /* enter data inside target data, delete inside: the region's end skips it */
+  ompgpu_map_entry tf = ent(a, a, sizeof a, TO | FROM, "a");
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &tf);
+  ompgpu_target_data_end(&EXIT, DEF, 1, 1, &del);
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &tf);
+  CHECK(!present(a));
+  check_no_allocations();
+  return 0;
+}
+
+static int t_update(void) {
+  double a[10] = {0}, b[10] = {0};
+  ompgpu_map_entry alloc = ent(a, a, sizeof a, 0, "a");
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &alloc);
+  double *d = dev_of(a);
+  a[3] = 3;
+  ompgpu_map_entry up_to = ent(a, a, sizeof a, TO, "a");
+  ompgpu_target_update(&UPD, DEF, 1, 1, &up_to);
+  CHECK(d[3] == 3);
+  d[4] = 44;
+  d[5] = 55;
+  ompgpu_map_entry up_from = ent(a, a + 4, sizeof(double), FROM, "a[4:1]");   /* sub-section */
+  ompgpu_target_update(&UPD, DEF, 1, 1, &up_from);
+  CHECK(a[4] == 44 && a[5] == 0);
+  ompgpu_map_entry nb = ent(b, b, sizeof b, FROM, "b");   /* not present: skipped */
+  ompgpu_target_update(&UPD, DEF, 1, 1, &nb);
+  ompgpu_target_update(&UPD, DEF, 0, 1, &up_from);         /* if(false) */
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &alloc);         /* alloc: no copy back */
+  CHECK(a[5] == 0 && !present(a));
+  check_no_allocations();
+  return 0;
+}
+
+static int t_present_modifier(void) {
+  double b[10];
+  ompgpu_map_entry m = ent(b, b, sizeof b, TO | OMPGPU_MAP_PRESENT, "b[0:10]");
+  ompgpu_map_entry plain = ent(b, b, sizeof b, TO, "b[0:10]");
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &plain);
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &m);   /* fine: present */
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &m);
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &plain);
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &m);   /* error */
+  return 3;
+}
+
+/* ------------------------------------------------------------------ kernel arguments */
+
+struct S { int x; double y; };
+static double *host_a;
+static double host_arr[100];
+static double *host_b;
+static int called;
+
+static int launch_args(const ompgpu_launch_config *cfg, void **args) {
+  int i;
+  called++;
+  CHECK(cfg->num_teams >= 1 && cfg->threads_per_team >= 64);
+  int n = *(int *)args[0];                       /* LITERAL */
+  double *a = *(double **)args[1];               /* MAP_PTR a[10:20] */
+  double *p = *(double **)args[2];               /* ATTACH_ONLY, pointee present (same construct) */
+  double *q = *(double **)args[3];               /* ATTACH_ONLY, not present -> NULL */
+  struct S *s = *(struct S **)args[4];           /* object */
+  double *arr = *(double **)args[5];             /* array section of an array: the array's address */
+  double *z0 = *(double **)args[6];              /* zero-length section, not present -> NULL */
+  double *z1 = *(double **)args[7];              /* zero-length section inside a mapping */
+  double *pb = *(double **)args[8];              /* ATTACH_ONLY into an enclosing data region */
+  double *ysub = *(double **)args[9];            /* struct member of a mapped struct */
+  CHECK(n == 7);
+  CHECK(a != NULL && a != host_a);
+  for (i = 10; i < 30; ++i) CHECK(a[i] == i);
+  CHECK(p == a + 15);
+  CHECK(q == NULL);
+  CHECK(s != NULL && s->x == 3 && s->y == 2.5);
+  CHECK(arr != host_arr);
+  for (i = 10; i < 30; ++i) CHECK(arr[i] == 1000 + i);
+  CHECK(z0 == NULL);
+  CHECK(z1 == a + 12);
+  CHECK(pb != NULL && pb != host_b + 3 && *pb == 3);
+  CHECK(ysub == &s->y);
+  for (i = 10; i < 30; ++i) a[i] *= 2;
+  for (i = 10; i < 30; ++i) arr[i] += 100;
+  s->x = 42;
+  *ysub = 9.5;
+  pb[1] = -4;
+  return 0;
+}
+
+static int t_args(void) {
+  int i, n = 7;
+  struct S s = {3, 2.5};
+  double b[10], unmapped[4];
+  double *qptr = unmapped, *zptr = unmapped;
+  host_a = (double *)malloc(100 * sizeof(double));
+  host_b = b;
+  for (i = 0; i < 100; ++i) host_a[i] = i, host_arr[i] = 1000 + i;
+  for (i = 0; i < 10; ++i) b[i] = i;
+  double *p = host_a + 15;
+  double *z1 = host_a + 12;
+  double *pb = b + 3;
+  ompgpu_map_entry db = ent(b, b, sizeof b, TO | FROM, "b");
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &db);
+  ompgpu_map_entry m[10];
+  m[0] = ent(&n, &n, 0, OMPGPU_MAP_LITERAL | ARG, "n");
+  m[1] = ent(host_a, host_a + 10, 20 * sizeof(double), OMPGPU_MAP_PTR | TO | FROM | ARG, "a[10:20]");
+  m[2] = ent(p, p, 0, OMPGPU_MAP_ATTACH_ONLY | ARG, "p");
+  m[3] = ent(qptr, qptr, 0, OMPGPU_MAP_ATTACH_ONLY | ARG, "q");
+  m[4] = ent(&s, &s, sizeof s, TO | FROM | ARG | OMPGPU_MAP_IMPLICIT, "s");
+  m[5] = ent(host_arr, host_arr + 10, 20 * sizeof(double), TO | FROM | ARG, "arr[10:20]");
+  m[6] = ent(zptr, zptr, 0, OMPGPU_MAP_PTR | TO | FROM | ARG, "z0[0:0]");
+  m[7] = ent(z1, z1, 0, OMPGPU_MAP_PTR | TO | FROM | ARG, "z1[0:0]");
+  m[8] = ent(pb, pb, 0, OMPGPU_MAP_ATTACH_ONLY | ARG, "pb");
+  m[9] = ent(&s.y, &s.y, sizeof s.y, TO | FROM | ARG, "s.y");
+  ompgpu_kernel_desc k = kdesc(launch_args);
+  CHECK(ompgpu_target(&k, DEF, 1, 0, 0, 10, m) == 0);
+  CHECK(called == 1);
+  for (i = 0; i < 100; ++i) CHECK(host_a[i] == ((i >= 10 && i < 30) ? 2 * i : i));
+  for (i = 0; i < 100; ++i) CHECK(host_arr[i] == 1000 + i + ((i >= 10 && i < 30) ? 100 : 0));
+  CHECK(s.x == 42 && s.y == 9.5);
+  CHECK(!present(host_a) && !present(host_arr) && !present(&s));
+  CHECK(b[4] == 4 && present(b));        /* still mapped by the data region */
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &db);
+  CHECK(b[4] == -4 && !present(b));
+  check_no_allocations();
+  /* if(false): host fallback, nothing mapped, no launch */
+  CHECK(ompgpu_target(&k, DEF, 0, 0, 0, 10, m) == 1);
+  CHECK(called == 1 && !present(host_a));
+  free(host_a);
+  return 0;
+}
+
+/* the same list item twice in one construct: one reference, the from copy still happens */
+static int launch_twice(const ompgpu_launch_config *cfg, void **args) {
+  (void)cfg;
+  double *a = *(double **)args[0];
+  a[0] = 99;
+  return 0;
+}
+
+static int t_twice(void) {
+  double a[4] = {1, 2, 3, 4};
+  ompgpu_map_entry m[2];
+  m[0] = ent(a, a, sizeof a, TO | ARG, "a");
+  m[1] = ent(a, a, sizeof a, FROM, "a");
+  ompgpu_kernel_desc k = kdesc(launch_twice);
+  CHECK(ompgpu_target(&k, DEF, 1, 0, 0, 2, m) == 0);
+  CHECK(a[0] == 99 && a[1] == 2 && !present(a));
+  check_no_allocations();
+  return 0;
+}
+
+/* ------------------------------------------------------------------ launch configuration */
+
+static int launch_print(const ompgpu_launch_config *cfg, void **args) {
+  (void)args;
+  printf("cfg %u %u\n", cfg->num_teams, cfg->threads_per_team);
+  return 0;
+}
+
+/* prog launch <generic|spmd> num_teams thread_limit default_threads max_threads static_teams */
+static int t_launch(int argc, char **argv) {
+  CHECK(argc == 8);
+  ompgpu_kernel_desc k = kdesc(launch_print);
+  k.mode = !strcmp(argv[2], "spmd") ? OMPGPU_MODE_SPMD : OMPGPU_MODE_GENERIC;
+  k.default_threads = atoi(argv[5]);
+  k.max_threads = atoi(argv[6]);
+  k.static_teams = atoll(argv[7]);
+  CHECK(ompgpu_target(&k, DEF, 1, atoi(argv[3]), atoi(argv[4]), 0, NULL) == 0);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ offload policy, devices */
+
+static int t_fallback(void) {
+  double a[4] = {0};
+  ompgpu_map_entry m = ent(a, a, sizeof a, TO | FROM | ARG, "a");
+  ompgpu_kernel_desc k = kdesc(launch_args);
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &m);      /* no-op */
+  CHECK(dev_of(a) == a);                              /* use_device_ptr on the host: itself */
+  int r = ompgpu_target(&k, DEF, 1, 0, 0, 1, &m);
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &m);
+  ompgpu_target_update(&UPD, DEF, 1, 1, &m);
+  CHECK(called == 0);
+  printf("target returned %d, devices %d, initial %d\n", r, ompgpu_omp_get_num_devices(),
+         ompgpu_omp_get_initial_device());
+  return 0;
+}
+
+static int t_nolaunch(void) {
+  double a[4] = {0};
+  ompgpu_map_entry m = ent(a, a, sizeof a, TO | FROM | ARG, "a");
+  ompgpu_kernel_desc k = kdesc(NULL);
+  int r = ompgpu_target(&k, DEF, 1, 0, 0, 1, &m);
+  CHECK(!present(a));
+  printf("target returned %d\n", r);
+  return 0;
+}
+
+/* prog device <n>: a target region with device(n) */
+static int t_device(int argc, char **argv) {
+  CHECK(argc == 3);
+  double a[4] = {0};
+  ompgpu_map_entry m = ent(a, a, sizeof a, TO | FROM | ARG, "a");
+  ompgpu_kernel_desc k = kdesc(launch_ok);
+  int r = ompgpu_target(&k, atoll(argv[2]), 1, 0, 0, 1, &m);
+  printf("target returned %d\n", r);
+  return 0;
+}
+
+/* two devices (mock with MOCK_CUDA_DEVICES=2): separate present tables */
+static double *dev1_expect;
+static int launch_dev1(const ompgpu_launch_config *cfg, void **args) {
+  (void)cfg;
+  double *a = *(double **)args[0];
+  CHECK(a == dev1_expect);
+  a[0] = 77;
+  return 0;
+}
+
+static int t_multidevice(void) {
+  double a[4] = {1, 2, 3, 4};
+  CHECK(ompgpu_omp_get_num_devices() == 2 && ompgpu_omp_get_initial_device() == 2);
+  ompgpu_map_entry m = ent(a, a, sizeof a, TO | FROM, "a");
+  ompgpu_target_data_begin(&LOC, 1, 1, 1, &m);
+  CHECK(ompgpu_omp_target_is_present(a, 1) && !ompgpu_omp_target_is_present(a, 0));
+  dev1_expect = (double *)ompgpu_get_device_ptr(&LOC, 1, a);
+  CHECK(dev1_expect != a && ompgpu_get_device_ptr(&LOC, 0, a) == a);
+  ompgpu_map_entry ma = ent(a, a, sizeof a, TO | FROM | ARG, "a");
+  ompgpu_kernel_desc k = kdesc(launch_dev1);
+  CHECK(ompgpu_target(&k, 1, 1, 0, 0, 1, &ma) == 0);
+  CHECK(a[0] == 1);                                   /* still mapped: no copy back */
+  ompgpu_omp_set_default_device(1);
+  CHECK(ompgpu_omp_get_default_device() == 1);
+  CHECK(ompgpu_target(&k, DEF, 1, 0, 0, 1, &ma) == 0);   /* the default device is now 1 */
+  ompgpu_target_data_end(&LOC, 1, 1, 1, &m);
+  CHECK(a[0] == 77 && !ompgpu_omp_target_is_present(a, 1));
+  CHECK(ompgpu_target(&k, 2, 1, 0, 0, 1, &ma) == 1);    /* device(2) = the host */
+  ompgpu_omp_set_default_device(ompgpu_omp_get_initial_device());
+  CHECK(ompgpu_target(&k, DEF, 1, 0, 0, 1, &ma) == 1);  /* default device = the host */
+  check_no_allocations();
+  return 0;
+}
+
+/* ------------------------------------------------------------------ errors */
+
+static int launch_fault(const ompgpu_launch_config *cfg, void **args) {
+  (void)cfg;
+  (void)args;
+  return tc_err_launch_failure();
+}
+
+static int t_fault(void) {
+  double a[4] = {0};
+  ompgpu_map_entry m = ent(a, a, sizeof a, TO | FROM | ARG, "a");
+  ompgpu_kernel_desc k = kdesc(launch_fault);
+  ompgpu_target(&k, DEF, 1, 0, 0, 1, &m);
+  return 3;
+}
+
+static int t_oom(void) {
+  static char small[16];
+  ompgpu_map_entry m = ent(small, small, 1LL << 50, 0, "huge[0:n]");
+  ompgpu_target_data_begin(&ENTER, DEF, 1, 1, &m);
+  return 3;
+}
+
+static int t_negative(int argc, char **argv) {
+  double a[4];
+  ompgpu_map_entry m = ent(a, a, -8, TO, "a[0:n]");
+  if (argc > 2 && !strcmp(argv[2], "null")) m = ent(NULL, NULL, 8, TO, "p[0:1]");
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &m);
+  return 3;
+}
+
+/* ------------------------------------------------------------------ OMPGPU_INFO */
+
+static int t_info(void) {
+  double a[100] = {0};
+  int n = 100;
+  ompgpu_map_entry m[2];
+  m[0] = ent(&n, &n, 0, OMPGPU_MAP_LITERAL | ARG, "n");
+  m[1] = ent(a, a, sizeof a, TO | FROM | ARG, "a[0:n]");
+  ompgpu_kernel_desc k = kdesc(launch_ok);
+  k.static_teams = 4;
+  k.default_threads = 160;
+  CHECK(ompgpu_target(&k, DEF, 1, 0, 0, 2, m) == 0);
+  k.mode = OMPGPU_MODE_SPMD;
+  k.static_teams = 0;
+  CHECK(ompgpu_target(&k, DEF, 1, 8, 128, 1, m) == 0);   /* n only */
+  CHECK(ompgpu_target(&k, DEF, 0, 8, 128, 1, m) == 1);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ threads */
+
+#define NTHREADS 8
+#define ITERS 200
+static double shared_arr[64];
+
+static int launch_incr(const ompgpu_launch_config *cfg, void **args) {
+  (void)cfg;
+  double *mine = *(double **)args[0];
+  double *sh = *(double **)args[1];
+  int i;
+  CHECK(sh != shared_arr);
+  for (i = 0; i < 32; ++i) mine[i] += 1;
+  return 0;
+}
+
+static void *thread_body(void *arg) {
+  double *mine = (double *)arg;
+  int it;
+  ompgpu_map_entry sh = ent(shared_arr, shared_arr, sizeof shared_arr, TO | FROM, "shared");
+  ompgpu_kernel_desc k = kdesc(launch_incr);
+  for (it = 0; it < ITERS; ++it) {
+    ompgpu_map_entry m[2];
+    m[0] = ent(mine, mine, 32 * sizeof(double), TO | FROM | ARG, "mine");
+    m[1] = ent(shared_arr, shared_arr, sizeof shared_arr, TO | FROM | ARG, "shared");
+    ompgpu_target_data_begin(&LOC, DEF, 1, 1, &sh);
+    CHECK(ompgpu_target(&k, DEF, 1, 0, 0, 2, m) == 0);
+    ompgpu_target_data_end(&LOC, DEF, 1, 1, &sh);
+  }
+  return NULL;
+}
+
+static int t_threads(void) {
+  static double mine[NTHREADS][32];
+  pthread_t th[NTHREADS];
+  int t, i;
+  for (t = 0; t < NTHREADS; ++t) CHECK(pthread_create(&th[t], NULL, thread_body, mine[t]) == 0);
+  for (t = 0; t < NTHREADS; ++t) pthread_join(th[t], NULL);
+  for (t = 0; t < NTHREADS; ++t)
+    for (i = 0; i < 32; ++i) CHECK(mine[t][i] == ITERS);
+  CHECK(!present(shared_arr));
+  check_no_allocations();
+  return 0;
+}
+
+/* ------------------------------------------------------------------ omp_* device memory API */
+
+static double *api_expect;
+static int launch_api(const ompgpu_launch_config *cfg, void **args) {
+  (void)cfg;
+  double *a = *(double **)args[0];
+  CHECK(a == api_expect);
+  a[1] = 123;
+  return 0;
+}
+
+static int t_api(void) {
+  int dev = ompgpu_omp_get_default_device();
+  int host = ompgpu_omp_get_initial_device();
+  double h[8], back[8];
+  int i;
+  CHECK(ompgpu_omp_get_num_devices() >= 1 && host == ompgpu_omp_get_num_devices());
+  CHECK(ompgpu_omp_is_initial_device() == 1);
+  for (i = 0; i < 8; ++i) h[i] = i;
+  double *d = (double *)ompgpu_omp_target_alloc(sizeof h, dev);
+  CHECK(d != NULL && d != h);
+  CHECK(ompgpu_omp_target_memcpy(d, h, sizeof h, 0, 0, dev, host) == 0);
+  CHECK(ompgpu_omp_target_memcpy(back, d, 4 * sizeof(double), sizeof(double), 2 * sizeof(double), host, dev) == 0);
+  CHECK(back[1] == 2 && back[4] == 5);
+  CHECK(!ompgpu_omp_target_is_present(h, dev));
+  CHECK(ompgpu_omp_target_is_present(h, host));
+  CHECK(ompgpu_omp_target_associate_ptr(h, d, sizeof h, 0, dev) == 0);
+  CHECK(ompgpu_omp_target_associate_ptr(h, d, sizeof h, 0, dev) == 0);        /* same again: fine */
+  CHECK(ompgpu_omp_target_associate_ptr(h, d, sizeof h, 8, dev) != 0);        /* different: fails */
+  CHECK(ompgpu_omp_target_is_present(h + 3, dev));
+  CHECK(ompgpu_get_device_ptr(&LOC, DEF, h + 2) == (void *)(d + 2));
+  /* a target region uses the association; present, so no copies */
+  api_expect = d;
+  ompgpu_map_entry m = ent(h, h, sizeof h, TO | FROM | ARG, "h");
+  ompgpu_kernel_desc k = kdesc(launch_api);
+  CHECK(ompgpu_target(&k, DEF, 1, 0, 0, 1, &m) == 0);
+  CHECK(h[1] == 1 && ompgpu_omp_target_is_present(h, dev));
+  CHECK(ompgpu_omp_target_memcpy(back, d, sizeof h, 0, 0, host, dev) == 0 && back[1] == 123);
+  CHECK(ompgpu_omp_target_disassociate_ptr(h, dev) == 0);
+  CHECK(ompgpu_omp_target_disassociate_ptr(h, dev) != 0);
+  CHECK(!ompgpu_omp_target_is_present(h, dev));
+  ompgpu_omp_target_free(d, dev);
+  /* the host as a device */
+  void *hp = ompgpu_omp_target_alloc(64, host);
+  CHECK(hp != NULL);
+  CHECK(ompgpu_omp_target_memcpy(hp, h, 64, 0, 0, host, host) == 0 && ((double *)hp)[3] == 3);
+  ompgpu_omp_target_free(hp, host);
+  /* invalid device numbers */
+  CHECK(ompgpu_omp_target_alloc(64, host + 5) == NULL);
+  CHECK(ompgpu_omp_target_memcpy(back, h, 8, 0, 0, host + 5, host) != 0);
+  CHECK(ompgpu_omp_target_alloc(0, dev) == NULL);
+  ompgpu_omp_target_free(NULL, dev);
+  check_no_allocations();
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  const char *t = argc > 1 ? argv[1] : "";
+  if (!strcmp(t, "refcount")) return t_refcount();
+  if (!strcmp(t, "subsection")) return t_subsection();
+  if (!strcmp(t, "overlap")) return t_overlap(argc > 2 ? argv[2] : "end");
+  if (!strcmp(t, "always")) return t_always();
+  if (!strcmp(t, "delete_release")) return t_delete_release();
+  if (!strcmp(t, "update")) return t_update();
+  if (!strcmp(t, "present_modifier")) return t_present_modifier();
+  if (!strcmp(t, "args")) return t_args();
+  if (!strcmp(t, "twice")) return t_twice();
+  if (!strcmp(t, "launch")) return t_launch(argc, argv);
+  if (!strcmp(t, "fallback")) return t_fallback();
+  if (!strcmp(t, "nolaunch")) return t_nolaunch();
+  if (!strcmp(t, "device")) return t_device(argc, argv);
+  if (!strcmp(t, "multidevice")) return t_multidevice();
+  if (!strcmp(t, "fault")) return t_fault();
+  if (!strcmp(t, "oom")) return t_oom();
+  if (!strcmp(t, "negative")) return t_negative(argc, argv);
+  if (!strcmp(t, "info")) return t_info();
+  if (!strcmp(t, "threads")) return t_threads();
+  if (!strcmp(t, "api")) return t_api();
+  fprintf(stderr, "unknown scenario '%s'\n", t);
+  return 4;
+}

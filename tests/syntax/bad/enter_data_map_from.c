@@ -1,0 +1,13 @@
+// expect-error: 7:*: map type
+#include <stdlib.h>
+
+int main(void) {
+  int n = 100;
+  double *a = malloc(n * sizeof *a);
+#pragma omp target enter data map(from: a[0:n])
+#pragma omp target teams distribute parallel for
+  for (int i = 0; i < n; i++) a[i] = i;
+#pragma omp target exit data map(from: a[0:n])
+  free(a);
+  return 0;
+}
