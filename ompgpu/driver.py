@@ -38,7 +38,7 @@ def translate(path: str, opts: Options) -> Translation:
     try:
         program = outline(bound)
         device = generate_device(program, opts.mode)
-        host = generate_host(program, device.kernel_names, "none" if opts.offload == "none" else opts.offload)
+        host = generate_host(program, device.kernel_names, opts.offload, device.globals)
     except OmpgpuError as exc:
         exc.coord = bound.coord_fixer.fix(exc.coord)
         raise

@@ -6,6 +6,7 @@ which it may write, and whose address it takes: the facts the data-sharing rules
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -279,6 +280,13 @@ class _UseWalker(c_ast.NodeVisitor):
 
     def visit_OmpConstruct(self, n: OmpConstruct) -> None:
         self.uses.constructs.append(n)
+        # Variables in clause expressions (num_threads(nt), if(parallel: c), schedule chunks)
+        # may be evaluated on the device.
+        for text in _clause_expression_texts(n.directive):
+            for name in _IDENT_RE.findall(text):
+                sym = self._outer_symbol(name)
+                if sym is not None:
+                    self.uses.add(sym)
         # Clause variables are uses too (e.g. reduction(+:sum) with sum only in the clause).
         for c in n.directive.clauses:
             for item in getattr(c, "items", ()) or ():
@@ -289,3 +297,16 @@ class _UseWalker(c_ast.NodeVisitor):
                         self.uses.written.add(sym)
         if n.body is not None:
             self.visit(n.body)
+
+
+_IDENT_RE = re.compile(r"(?<![\w.>])[A-Za-z_]\w*")
+
+
+def _clause_expression_texts(d) -> list[str]:
+    texts = []
+    for c in d.clauses:
+        for attr in ("expr", "chunk", "step", "alignment"):
+            e = getattr(c, attr, None)
+            if e is not None and hasattr(e, "text"):
+                texts.append(e.text)
+    return texts

@@ -62,6 +62,7 @@ class DeviceOutput:
     cuda: str
     kernel_names: dict[int, str]
     remarks: list[tuple[SourceCoord, str]] = field(default_factory=list)
+    globals: tuple[str, ...] = ()  # declare target variables whose device copies this file defines
 
 
 def generate_device(program: Program, mode: str = "auto") -> DeviceOutput:
@@ -73,6 +74,8 @@ class _DeviceGen:
         self.p = program
         self.mode = mode
         self.workfns: list[WorkFunction] = []
+        self.next_workfn_id = 0
+        self.global_names: list[str] = []  # declare target variables defined here
         self.critical_names: set[str] = set()
         self.remarks: list[tuple[SourceCoord, str]] = []
         self.device_functions: list[str] = []
@@ -136,8 +139,8 @@ class _DeviceGen:
         globals_ = self._device_globals()
         cuda = render("device.cu.j2", source=self.p.bound.pre.path, types=types, globals=globals_,
                       prototypes=protos, workfns=self.workfns, functions=fn_texts, kernels=kernels,
-                      critical_names=sorted(self.critical_names))
-        return DeviceOutput(cuda, names, self.remarks)
+                      critical_names=sorted(self.critical_names), global_names=self.global_names)
+        return DeviceOutput(cuda, names, self.remarks, tuple(self.global_names))
 
     def _master_reachable(self, order: list[str]) -> set[str]:
         """Device functions that a team's master may run (so their shared locals need the soft stack)."""
@@ -179,6 +182,7 @@ class _DeviceGen:
                 d = copy.copy(node)
                 d.storage = [s for s in (node.storage or []) if s != "static"]
                 out.append("__device__ " + gen.visit(d) + ";")
+                self.global_names.append(node.name)
         return out
 
 
@@ -273,6 +277,14 @@ class _Emitter(CGen):
 
     def kernel(self, k: Kernel, kname: str) -> dict:
         body = k.body
+        # Inside the kernel every capture is a local of the kernel (a parameter or an alias of
+        # one); a captured array arrives as a pointer to its first element.
+        for cap in k.captures:
+            t = resolve_typedef(cap.sym.type, k.env)
+            decl = copy.copy(cap.sym.decl)
+            if cap.how == "pointer" and isinstance(t, c_ast.ArrayDecl):
+                decl.type = decay(t)
+            self.env.add(Symbol(cap.name, "var", decl, is_global=False, is_param=True))
         self.escaping = _escaping_locals(body, self.env, self.g.p)
         params, aliases, promotions = [], [], []
         for cap in k.captures:
@@ -281,7 +293,7 @@ class _Emitter(CGen):
             if cap.how in ("literal", "pointer", "attach"):
                 pt = cap.sym.type if cap.how == "literal" else decay(t if isinstance(t, c_ast.ArrayDecl) else cap.sym.type)
                 # A parameter that a parallel region shares by address moves onto the soft stack.
-                promoted = id(cap.sym.decl) in self.escaping
+                promoted = id(self.env.lookup(cap.name).decl) in self.escaping
                 params.append((type_string(pt, name + "__param" if promoted else name), type_string(pt)))
                 if promoted:
                     promotions.append(render("promote.j2", type=type_string(pt), name=name).strip())
@@ -426,7 +438,8 @@ class _Emitter(CGen):
                  extra_values: tuple[tuple[str, str, str], ...] = (), range_from: tuple[str, str] | None = None) -> str:
         """Outline a parallel region into a work function; return the fork site."""
         d = n.directive
-        wid = len(self.g.workfns) + 1
+        self.g.next_workfn_id += 1
+        wid = self.g.next_workfn_id
         line = d.coord.line
         wname = f"__omp_outlined_{self.owner.replace('__omp_offloading_', '')}_l{line}_{wid}"
         pack = f"{wname}_args"
@@ -527,15 +540,28 @@ class _Emitter(CGen):
     def _loop_code(self, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str | None,
                    range_from: tuple[str, str] | None, lastprivate: list[str], nowait: bool, barrier: bool) -> str:
         loops = self._analyze_loops(d, body)
-        inner = loop_nest(body, len(loops))[-1].stmt
-        # Loop variables are private: declare them in the body scope.
+        nest = loop_nest(body, len(loops))
+        inner = nest[-1].stmt
+        # The loop variables are private: the template declares them, so the body's scope has them.
         saved, self.env = self.env, self.env.child()
-        self.in_region += 0
+        for f in nest:
+            self._declare_loop_var(f)
         body_text = self._stmt_text(inner)
         self.env = saved
-        return render("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, body=body_text,
+        divisors = [" * ".join(f"__n{j}" for j in range(k + 1, len(loops))) or "1" for k in range(len(loops))]
+        return render("loop.j2", loops=loops, divisors=divisors, schedule=schedule_kind, chunk=chunk, body=body_text,
                       range_from=range_from, lastprivate=[_cxx_name(v) for v in lastprivate],
                       loop_var_names=[l.var for l in loops], barrier=barrier and not nowait)
+
+    def _declare_loop_var(self, f: c_ast.For) -> None:
+        if isinstance(f.init, c_ast.DeclList):
+            for decl in f.init.decls:
+                declare(self.env, decl)
+        elif isinstance(f.init, c_ast.Assignment) and isinstance(f.init.lvalue, c_ast.ID):
+            outer = self.env.lookup(f.init.lvalue.name)
+            if outer is not None and outer.kind == "var":
+                # a fresh private copy, distinct from the outer variable it shadows
+                self.env.add(Symbol(outer.name, "var", copy.copy(outer.decl), is_global=False))
 
     def _schedule(self, d: Directive) -> tuple[str, str | None]:
         c = d.clause("schedule")

@@ -37,7 +37,7 @@ class MapEntry:
     name: str
 
 
-def generate_host(program: Program, kernel_names: dict[int, str], offload: str) -> str:
+def generate_host(program: Program, kernel_names: dict[int, str], offload: str, device_globals: tuple[str, ...] = ()) -> str:
     pre = program.bound.pre
     text = pre.text
     if offload == "none":
@@ -101,7 +101,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str) 
         top.append(s)
     body = replace(0, len(text), top)
     body = _rename_host_api(body, pre)
-    return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body)
+    return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body, globals=device_globals)
 
 
 def _rename_host_api(text: str, pre) -> str:

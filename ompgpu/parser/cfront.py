@@ -270,6 +270,8 @@ def parse_c(pre: PreprocessedUnit) -> ParsedUnit:
         raise CSyntaxError(_describe_parse_error(exc.msg), coord) from None
     except ParseError as exc:  # pragma: no cover - every path above is located
         raise CSyntaxError(f"syntax error: {exc}", SourceCoord(pre.path, 1, 1)) from None
+    # The builtin typedefs were only there for the parser: drop them from the program.
+    ast.ext = ast.ext[_BUILTIN_TYPEDEFS.count(";"):]
     return ParsedUnit(pre, ast)
 
 

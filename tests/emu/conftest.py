@@ -86,6 +86,10 @@ def builder(tmp_path_factory):
     b = Builder(tmp_path_factory.mktemp("emu_build"))
     for name in PREBUILD:
         b.submit(name)
+    for name, opt in [("warp", "-O2"), ("atomics", "-O2"), ("forkjoin", "-O2"), ("forkjoin", "-O0"),
+                      ("forkjoin", "-DOMPGPU_EMU_UCONTEXT"), ("forkjoin", "-fsanitize=address"),
+                      ("broken", "-fsanitize=address")]:
+        b.submit(name, extra=(opt,))
     if cuda_backend_enabled():
         for name in PREBUILD:
             if name != "broken":

@@ -51,7 +51,7 @@ OMPGPU_DEV void spin_lock_u32(unsigned *p) {
   __threadfence();
 }
 // Active level of the calling thread: 1 inside a region whose team has more than one thread.
-OMPGPU_DEV int active_level(ThreadState s) { return (s.par && team_state.fork.size > 1) ? 1 : 0; }
+OMPGPU_DEV int active_level(ThreadState s) { return (s.par() && s.size() > 1) ? 1 : 0; }
 }  // namespace detail
 }  // namespace ompgpu
 
@@ -62,7 +62,7 @@ OMPGPU_API int omp_get_team_num(void) { return (int)blockIdx.x; }
 OMPGPU_API int omp_get_num_teams(void) { return (int)gridDim.x; }
 OMPGPU_API int omp_get_level(void) {
   ompgpu::detail::ThreadState s = ompgpu::detail::thr();
-  return (int)s.par + (int)s.ser;
+  return (int)s.par() + (int)s.ser;
 }
 OMPGPU_API int omp_get_active_level(void) { return ompgpu::detail::active_level(ompgpu::detail::thr()); }
 OMPGPU_API int omp_in_parallel(void) { return ompgpu::detail::active_level(ompgpu::detail::thr()) > 0; }
@@ -75,32 +75,32 @@ OMPGPU_API int omp_get_num_procs(void) { return omp_get_thread_limit(); }
 // Threads the next parallel region of the calling thread would get.
 OMPGPU_API int omp_get_max_threads(void) {
   ompgpu::detail::ThreadState s = ompgpu::detail::thr();
-  if (s.par || s.ser) return 1;  // nested regions are serialized
+  if (s.par() || s.ser) return 1;  // nested regions are serialized
   if (ompgpu::detail::team_state.mode == ompgpu::MODE_GENERIC) {
     if (blockDim.x <= 32u) return 1;
-    return ompgpu::detail::fork_team_size(0);
+    return ompgpu::detail::team_state.fork.dflt;
   }
   return (int)blockDim.x;
 }
 OMPGPU_API void omp_set_num_threads(int n) {
   ompgpu::detail::ThreadState s = ompgpu::detail::thr();
-  if (!s.par && ompgpu::detail::team_state.mode == ompgpu::MODE_GENERIC)
-    ompgpu::detail::team_state.icv_nthreads = n > 0 ? n : 0;
+  if (!s.par() && ompgpu::detail::team_state.mode == ompgpu::MODE_GENERIC)
+    ompgpu::detail::team_state.fork.dflt = (short)ompgpu::detail::team_size_for(n);
 }
 
 OMPGPU_API int omp_get_ancestor_thread_num(int level) {
   ompgpu::detail::ThreadState s = ompgpu::detail::thr();
-  int lvl = (int)s.par + (int)s.ser;
+  int lvl = (int)s.par() + (int)s.ser;
   if (level < 0 || level > lvl) return -1;
   if (level == 0) return 0;
-  if (level == 1 && s.par) return (int)threadIdx.x;
+  if (level == 1 && s.par()) return (int)threadIdx.x;
   return 0;  // serialized levels: teams of one
 }
 OMPGPU_API int omp_get_team_size(int level) {
   ompgpu::detail::ThreadState s = ompgpu::detail::thr();
-  int lvl = (int)s.par + (int)s.ser;
+  int lvl = (int)s.par() + (int)s.ser;
   if (level < 0 || level > lvl) return -1;
-  if (level == 1 && s.par) return ompgpu::detail::team_state.fork.size;
+  if (level == 1 && s.par()) return (int)s.size();
   return 1;
 }
 

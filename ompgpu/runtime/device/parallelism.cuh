@@ -50,14 +50,42 @@ OMPGPU_DEV void fork_join_barrier() {
   barrier_sync<BARRIER_FORK_JOIN>(blockDim.x);
 #endif
 }
+
+OMPGPU_DEV ForkWord load_fork_word() {
+#ifdef OMPGPU_EMU
+  return team_state.fork;
+#else
+  static_assert(sizeof(ForkWord) == 16, "fork word");
+  unsigned w[4];
+  load_shared_v4(&team_state.fork, w);
+  ForkWord f;
+  memcpy(&f, w, sizeof f);
+  return f;
+#endif
+}
+
+// Team size of a fork asking for `req` threads (<= 0: all workers): min(req, workers),
+// rounded down to a multiple of 32 when 32 or more.
+OMPGPU_DEV int team_size_for(int req) {
+  const int nw = (int)blockDim.x - 32;
+  int ts = (req <= 0 || req > nw) ? nw : req;
+  if (ts >= 32) ts &= ~31;
+  return ts;
+}
+
 }  // namespace detail
 
 OMPGPU_DEV void kernel_init_generic() {
   const unsigned tid = threadIdx.x;
   const unsigned m = blockDim.x - 32u;  // the master thread
+  if ((blockDim.x & 31u) != 0u || blockDim.x > OMPGPU_MAX_BLOCK || blockDim.x == 0u)
+    detail::fail_launch("generic kernel launched with a block that is not W*32+32 threads (<= OMPGPU_MAX_BLOCK)");
   if (tid > m) thread_exit();  // lanes 1..31 of the master warp
-  detail::thr_init(tid < m ? detail::TS_PAR_WORD : 0u);
-  if (tid == m) detail::init_team(MODE_GENERIC, 0);
+  detail::thr_init(detail::ts_word(tid < m, 0));
+  if (tid == m) {
+    detail::init_team(MODE_GENERIC);
+    detail::team_state.fork.dflt = (short)detail::team_size_for(0);
+  }
   // No barrier: workers read team state only after the first fork barrier.
 }
 
@@ -67,8 +95,9 @@ OMPGPU_DEV bool is_worker() { return threadIdx.x < blockDim.x - 32u; }
 // Worker: wait at the fork barrier, return the work item.
 OMPGPU_DEV WorkItem worker_wait() {
   detail::fork_join_barrier();
-  detail::thr_ref().seq = 0;  // dispatch loops count from 0 in every region
-  const detail::ForkWord f = detail::team().fork;
+  const detail::ForkWord f = detail::load_fork_word();  // one 16-byte load
+  const unsigned ts = (unsigned)(f.size ? f.size : f.dflt);
+  detail::thr_init(detail::ts_word(true, ts));  // par, size; ser = seq = 0
   WorkItem w;
   w.fn = f.fn;
   w.args = f.args;
@@ -76,7 +105,7 @@ OMPGPU_DEV WorkItem worker_wait() {
 }
 
 // Worker: is this thread's number below the team size of the current region?
-OMPGPU_DEV bool worker_in_team() { return threadIdx.x < (unsigned)detail::team().fork.size; }
+OMPGPU_DEV bool worker_in_team() { return threadIdx.x < detail::thr().size(); }
 
 // Worker: the join barrier (every worker warp, in the team or not).
 OMPGPU_DEV void worker_join() { detail::fork_join_barrier(); }
@@ -85,24 +114,15 @@ OMPGPU_DEV void worker_join() { detail::fork_join_barrier(); }
 // least one worker warp): then `parallel` forks, otherwise it is serialized.
 OMPGPU_DEV bool can_fork() {
   detail::ThreadState s = detail::thr();
-  return !s.par && s.ser == 0 && detail::team().mode == MODE_GENERIC && blockDim.x > 32u;
+  return !s.par() && s.ser == 0 && detail::team().mode == MODE_GENERIC && blockDim.x > 32u;
 }
 
 namespace detail {
 
-// Team size for a fork requesting nt threads (0 = nthreads ICV, or all workers).
-OMPGPU_DEV int fork_team_size(int nt) {
-  int nw = (int)blockDim.x - 32;
-  if (nt <= 0) nt = team_state.icv_nthreads;
-  int ts = (nt <= 0 || nt > nw) ? nw : nt;
-  if (ts >= 32) ts &= ~31;
-  return ts;
-}
-
-OMPGPU_DEV void fork_go(int fn, void *args, int ts) {
+OMPGPU_DEV void fork_go(int fn, void *args, int nt) {
   TeamState &t = team_state;
   t.fork.fn = fn;
-  t.fork.size = ts;
+  t.fork.size = (short)(nt > 0 ? team_size_for(nt) : 0);
   t.fork.args = args;
   t.ws_tag.word = 0x03020100u;  // dispatch ring: slot i free for loop i
   fork_join_barrier();            // fork: the workers read the fork word
@@ -131,15 +151,14 @@ OMPGPU_DEV void copy_pack(void *dst, const void *src, unsigned size) {
 // Master: run work function `fn` on a team of min(nt or all, workers) worker threads with
 // a copy of the argument pack, and wait for it to finish.
 OMPGPU_DEV void fork(int fn, const void *pack, unsigned size, int nt) {
-  int ts = detail::fork_team_size(nt);
   detail::TeamState &t = detail::team();
   if (size <= OMPGPU_ARGBUF_BYTES) {
     if (size) detail::copy_pack(t.argbuf, pack, size);
-    detail::fork_go(fn, t.argbuf, ts);
+    detail::fork_go(fn, t.argbuf, nt);
   } else {
     void *buf = detail::team_stack_push(size);
     detail::copy_pack(buf, pack, size);
-    detail::fork_go(fn, buf, ts);
+    detail::fork_go(fn, buf, nt);
     detail::team_stack_pop(size);
   }
 }
@@ -152,10 +171,9 @@ OMPGPU_DEV void fork(int fn, const P *pack, unsigned size, int nt) {
       fork(fn, static_cast<const void *>(pack), size, nt);
       return;
     }
-    int ts = detail::fork_team_size(nt);
     detail::TeamState &t = detail::team();
     *reinterpret_cast<P *>(t.argbuf) = *pack;
-    detail::fork_go(fn, t.argbuf, ts);
+    detail::fork_go(fn, t.argbuf, nt);
   } else {
     fork(fn, static_cast<const void *>(pack), size, nt);
   }
@@ -177,8 +195,9 @@ OMPGPU_DEV void kernel_end_generic() {
 // team code (run redundantly by every thread) and spmd_parallel_begin/end bracket each
 // parallel region.
 OMPGPU_DEV void kernel_init_spmd(int in_parallel = 1) {
-  detail::thr_init(in_parallel ? detail::TS_PAR_WORD : 0u);
-  if (threadIdx.x == 0) detail::init_team(MODE_SPMD, (int)blockDim.x);
+  if (blockDim.x > OMPGPU_MAX_BLOCK) detail::fail_launch("SPMD kernel launched with more than OMPGPU_MAX_BLOCK threads");
+  detail::thr_init(detail::ts_word(in_parallel != 0, blockDim.x));
+  if (threadIdx.x == 0) detail::init_team(MODE_SPMD);
   barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
 }
 
@@ -187,11 +206,11 @@ OMPGPU_DEV void kernel_init_spmd(int in_parallel = 1) {
 // barrier at the end of `parallel`).
 OMPGPU_DEV void spmd_parallel_begin() {
   barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
-  detail::thr_ref().par = 1;
+  detail::thr_ref().ps |= 1u;
 }
 OMPGPU_DEV void spmd_parallel_end() {
   barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
-  detail::thr_ref().par = 0;
+  detail::thr_ref().ps &= (unsigned short)~1u;
 }
 
 // SPMD serial code runs on every thread: guard side effects with this.
@@ -215,8 +234,8 @@ OMPGPU_DEV void serialized_end() {
 // ---------------------------------------------------------------------------------------
 OMPGPU_DEV void barrier() {
   detail::ThreadState s = detail::thr();
-  unsigned ts = (unsigned)detail::team().fork.size;  // loaded together with s
-  if (!detail::in_team_region(s)) return;            // team of one
+  const unsigned ts = s.size();
+  if (!detail::in_team_region(s)) return;  // team of one
   if (ts >= 32u)
     barrier_sync<BARRIER_REGION>(warp_round_up(ts));
   else if (ts > 1u)
@@ -225,7 +244,7 @@ OMPGPU_DEV void barrier() {
 
 // Lanes of the caller's warp that are in its team (the caller is in a team region).
 OMPGPU_DEV unsigned team_warp_lanes() {
-  return team_lanes_in_warp(warp_id(), (unsigned)detail::team().fork.size);
+  return team_lanes_in_warp(warp_id(), detail::thr().size());
 }
 
 }  // namespace ompgpu

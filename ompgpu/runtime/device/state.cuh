@@ -4,12 +4,14 @@
 // (work-function id, team size, argument pointer), the argument-pack buffer, ICVs, the
 // dynamic/guided dispatch ring, the soft-stack bookkeeping.
 //
-// Per-thread state (4 bytes per thread, indexed by threadIdx.x, sized by OMPGPU_MAX_BLOCK):
-//   ser  depth of serialized (team-of-one) parallel regions this thread is inside
-//   seq  number of dynamic/guided loops this thread started in the current region
-//   par  1 while the thread is a member of the team's real parallel region (generic
-//        workers always, SPMD threads inside `parallel`), 0 for the generic master and
-//        SPMD serial code
+// Per-thread state (one 32-bit word per thread, indexed by threadIdx.x, sized by
+// OMPGPU_MAX_BLOCK), so that every query is a single shared-memory load:
+//   ser   depth of serialized (team-of-one) parallel regions this thread is inside
+//   seq   number of dynamic/guided loops this thread started in the current region
+//   par   1 while the thread is a member of the team's real parallel region (generic
+//         workers always, SPMD threads inside `parallel`), 0 for the generic master and
+//         SPMD serial code
+//   size  team size of that region (a worker writes it when it leaves the fork barrier)
 // Hence omp_get_level() = par + ser, and the thread is in a team of one iff !par || ser.
 //
 // Soft stack: globally addressable LIFO storage for variables that parallel regions share.
@@ -54,18 +56,19 @@ struct PrivCtx {
 };
 
 // The fork word: written by the master before the fork barrier, read by the workers after
-// it with one 16-byte load.
+// it with one 16-byte load. The master's fork path has no load: it stores the team size
+// when num_threads is given (computed from blockDim), else 0 and the workers use dflt.
 struct alignas(16) ForkWord {
-  int fn;      // work-function id
-  int size;    // team size of the current region (generic), blockDim.x (SPMD)
-  void *args;  // argument pack
+  int fn;         // work-function id
+  short size;     // team size of the fork, 0 = dflt
+  short dflt;     // team size of a fork without num_threads (nthreads ICV or all workers)
+  void *args;     // argument pack
 };
 
 struct TeamState {
   ForkWord fork;
   int mode;
-  // ICVs
-  int icv_nthreads;  // omp_set_num_threads on the master (0 = all workers)
+  // ICVs (nthreads lives in the fork word)
   int icv_max_active_levels;
   int icv_dynamic;
   // dispatch ring: tag b[i] = loop sequence number slot i is free for (mod 256)
@@ -90,13 +93,18 @@ struct TeamState {
 };
 
 struct ThreadState {
-  unsigned char ser, seq, par, pad;
+  unsigned char ser;
+  unsigned char seq;
+  unsigned short ps;  // bit 0: par, bits 1..15: team size
+  OMPGPU_DEV bool par() const { return (ps & 1u) != 0; }
+  OMPGPU_DEV unsigned size() const { return (unsigned)ps >> 1; }
 };
 union ThreadStateWord {
   unsigned word;
   ThreadState s;
 };
-constexpr unsigned TS_PAR_WORD = 1u << 16;  // ThreadState{ser=0, seq=0, par=1}
+// The word of a thread with ser = seq = 0 in a region (par) of `size` threads or not.
+OMPGPU_DEV constexpr unsigned ts_word(bool par, unsigned size) { return (size << 17) | (par ? 1u << 16 : 0u); }
 
 struct alignas(16) SoftStackShared {
   char b[OMPGPU_SOFT_STACK_SHARED];
@@ -124,13 +132,13 @@ OMPGPU_DEV ThreadState thr() {
 OMPGPU_DEV ThreadState &thr_ref() { return thread_state[threadIdx.x].s; }
 OMPGPU_DEV void thr_init(unsigned word) { thread_state[threadIdx.x].word = word; }
 
-OMPGPU_DEV void init_team(int mode, int size) {
+OMPGPU_DEV void init_team(int mode) {
   TeamState &t = team_state;
   t.fork.fn = 0;
-  t.fork.size = size;
+  t.fork.size = 0;
+  t.fork.dflt = 0;
   t.fork.args = t.argbuf;
   t.mode = mode;
-  t.icv_nthreads = 0;
   t.icv_max_active_levels = 1;
   t.icv_dynamic = 0;
   t.ws_tag.word = 0x03020100u;
@@ -155,12 +163,12 @@ struct TeamPos {
 };
 OMPGPU_DEV TeamPos team_pos() {
   ThreadState s = thr();
-  if (s.par && s.ser == 0) return TeamPos{threadIdx.x, (unsigned)team_state.fork.size};
+  if (s.par() && s.ser == 0) return TeamPos{threadIdx.x, s.size()};
   return TeamPos{0u, 1u};
 }
 // True when the calling thread is a member of the team's real (multi-thread capable)
 // parallel region and not inside a serialized nested one.
-OMPGPU_DEV bool in_team_region(ThreadState s) { return s.par && s.ser == 0; }
+OMPGPU_DEV bool in_team_region(ThreadState s) { return s.par() && s.ser == 0; }
 
 // ---------------------------------------------------------------------------------------
 // Cold paths
@@ -173,6 +181,11 @@ OMPGPU_COLD void fail_stack_overflow(unsigned needed, unsigned available) {
 OMPGPU_COLD void fail_misuse(const char *what) {
   OMPGPU_FAIL("ompgpu: device runtime misuse in team %u thread %u: %s\n", (unsigned)blockIdx.x,
               (unsigned)threadIdx.x, what);
+}
+
+OMPGPU_COLD void fail_launch(const char *what) {
+  OMPGPU_FAIL("ompgpu: %s (block of %u threads, OMPGPU_MAX_BLOCK %u)\n", what, (unsigned)blockDim.x,
+              (unsigned)OMPGPU_MAX_BLOCK);
 }
 
 // Claim a global slice for this team's stack; nullptr when none can be had.
@@ -362,7 +375,7 @@ OMPGPU_COLD void spmd_stack_pop(unsigned bytes) {
 // includes two team barriers); inside a parallel region the frame is private to the thread.
 OMPGPU_DEV void *stack_push(unsigned bytes) {
   detail::ThreadState s = detail::thr();
-  if (!s.par) {
+  if (!s.par()) {
     if (detail::team_state.mode == MODE_GENERIC) return detail::team_stack_push(bytes);
     return detail::spmd_stack_push(bytes);
   }
@@ -372,7 +385,7 @@ OMPGPU_DEV void *stack_push(unsigned bytes) {
 // Pops the most recent push of the same context (LIFO), same byte count.
 OMPGPU_DEV void stack_pop(unsigned bytes) {
   detail::ThreadState s = detail::thr();
-  if (!s.par) {
+  if (!s.par()) {
     if (detail::team_state.mode == MODE_GENERIC) {
       detail::team_stack_pop(bytes);
       return;

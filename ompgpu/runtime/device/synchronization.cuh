@@ -86,6 +86,20 @@ OMPGPU_DEV unsigned lanemask_lt() {
 #endif
 }
 
+// One 16-byte shared-memory load (ld.shared.v4.u32) of a 16-byte aligned object, so the
+// compiler cannot split it into narrower loads.
+OMPGPU_DEV void load_shared_v4(const void *p, unsigned out[4]) {
+#ifdef OMPGPU_EMU
+  memcpy(out, p, 16);
+#else
+  unsigned a = (unsigned)__cvta_generic_to_shared(p);
+  asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(out[0]), "=r"(out[1]), "=r"(out[2]), "=r"(out[3])
+               : "r"(a)
+               : "memory");
+#endif
+}
+
 // Nanoseconds from the GPU global timer (%globaltimer).
 OMPGPU_DEV unsigned long long globaltimer_ns() {
 #ifdef OMPGPU_EMU
@@ -100,7 +114,13 @@ OMPGPU_DEV unsigned long long globaltimer_ns() {
 }
 
 // Short pause inside spin loops (lets the other lanes / the emulator's other threads run).
-OMPGPU_DEV void spin_pause(unsigned ns) { __nanosleep(ns); }
+OMPGPU_DEV void spin_pause(unsigned ns) {
+#if defined(OMPGPU_EMU) || !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700
+  __nanosleep(ns);
+#else
+  (void)ns;
+#endif
+}
 
 }  // namespace ompgpu
 

@@ -56,7 +56,7 @@ OMPGPU_DEV long long chunk_or_one(long long c) { return c < 1 ? 1 : c; }
 // State: the pending trip count (>= 0) or -1 once handed out.
 OMPGPU_DEV long long *one_slot(ThreadState s, bool acquire) {
   if (s.ser >= OMPGPU_MAX_SERIAL_DEPTH) fail_misuse("worksharing loop nested in too many serialized regions");
-  if (!s.par && team_state.mode == MODE_GENERIC) return &team_state.master_one_n[s.ser];
+  if (!s.par() && team_state.mode == MODE_GENERIC) return &team_state.master_one_n[s.ser];
   PrivCtx *c = acquire ? priv_acquire() : priv_current();
   return &c->one_n[s.ser];
 }
@@ -116,7 +116,7 @@ OMPGPU_DEV void ws_dispatch_init(int kind, long long n, long long chunk) {
     if (chunk < 1) {
       chunk = 1;
       if (kind == WS_STATIC || kind == WS_AUTO) {
-        long long T = t.fork.size;
+        long long T = s.size();
         chunk = (n + T - 1) / T;
         if (chunk < 1) chunk = 1;
       }
@@ -151,7 +151,7 @@ OMPGPU_DEV bool ws_dispatch_next(long long *lo, long long *hi) {
     if (lane_id() == leader) {
       if (guided) {
         long long rem = n - (long long)*(volatile unsigned long long *)&d.next;
-        long long T2 = 2LL * t.fork.size;
+        long long T2 = 2LL * s.size();
         long long g = (rem + T2 - 1) / T2;
         if (g > sz) sz = g;
       }
@@ -186,7 +186,7 @@ OMPGPU_DEV void ws_dispatch_fini() {
     unsigned char q = (unsigned char)(s.seq - 1);
     unsigned i = q & (detail::WS_RING - 1);
     detail::DispatchSlot &d = t.ring[i];
-    const unsigned T = (unsigned)t.fork.size;
+    const unsigned T = s.size();
     const unsigned active = __activemask();
     const unsigned group = __match_any_sync(active, (unsigned)q);
     const unsigned cnt = (unsigned)__popc(group);
@@ -202,7 +202,7 @@ OMPGPU_DEV void ws_dispatch_fini() {
     }
     return;
   }
-  if (s.par || detail::team_state.mode != MODE_GENERIC) detail::priv_release();
+  if (s.par() || detail::team_state.mode != MODE_GENERIC) detail::priv_release();
 }
 
 }  // namespace ompgpu

@@ -72,6 +72,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/common_interface_defs.h>
+#define OMPGPU_EMU_ASAN 1
+#else
+#define OMPGPU_EMU_ASAN 0
+#endif
+
 #if defined(__x86_64__) && !defined(OMPGPU_EMU_UCONTEXT)
 #define OMPGPU_EMU_ASM_SWITCH 1
 #else
@@ -385,7 +392,7 @@ inline const Config &config() {
   static const Config c = [] {
     Config k;
     k.threads = (int)std::max(1L, std::min(env_long("OMPGPU_EMU_THREADS", 1), 256L));
-    long st = env_long("OMPGPU_EMU_STACK", 64 * 1024);
+    long st = env_long("OMPGPU_EMU_STACK", OMPGPU_EMU_ASAN ? 256 * 1024 : 64 * 1024);
     if (st < 16 * 1024) st = 16 * 1024;
     long pg = sysconf(_SC_PAGESIZE);
     k.stack = (size_t)((st + pg - 1) / pg * pg);
@@ -544,6 +551,8 @@ struct Exec {
   int *queue = nullptr;      // ready ring, kMaxThreads entries
   unsigned qhead = 0, qlen = 0;
   void *main_sp = nullptr;
+  void *main_lo = nullptr;   // the OS thread's own stack (for AddressSanitizer)
+  size_t main_size = 0;
 #if !OMPGPU_EMU_ASM_SWITCH
   ucontext_t main_uc;
 #endif
@@ -633,6 +642,21 @@ inline void push_ready(Exec &e, Fiber &f) {
   e.qlen++;
 }
 
+inline char *fiber_stack_lo(Exec &e, const Fiber &f) { return e.region + f.lin * e.slot + e.guard; }
+
+// Tell AddressSanitizer (when compiled with -fsanitize=address) which stack runs next.
+struct AsanSwitch {
+#if OMPGPU_EMU_ASAN
+  void *fake = nullptr;
+  AsanSwitch(bool dying, const void *bottom, size_t size) {
+    __sanitizer_start_switch_fiber(dying ? nullptr : &fake, bottom, size);
+  }
+  ~AsanSwitch() { __sanitizer_finish_switch_fiber(fake, nullptr, nullptr); }
+#else
+  AsanSwitch(bool, const void *, size_t) {}
+#endif
+};
+
 // The running fiber gives up the CPU (it must already be queued again, or be waiting or
 // exited). Returns when some other fiber resumes it.
 inline void switch_away(Exec &e) {
@@ -644,12 +668,14 @@ inline void switch_away(Exec &e) {
     if (n == self) return;
     e.cur = n;
     threadIdx = n->tid;
+    AsanSwitch as(self->wait == W_EXITED, fiber_stack_lo(e, *n), e.stack);
 #if OMPGPU_EMU_ASM_SWITCH
     ctx_switch(&self->sp, n->sp);
 #else
     swapcontext(&self->uc, &n->uc);
 #endif
   } else {
+    AsanSwitch as(self->wait == W_EXITED, e.main_lo, e.main_size);
 #if OMPGPU_EMU_ASM_SWITCH
     ctx_switch(&self->sp, e.main_sp);
 #else
@@ -1001,6 +1027,9 @@ inline uint64_t collective(int kind, uint32_t mask, uint64_t val, int arg = 0, i
 }
 
 inline void fiber_entry() {
+#if OMPGPU_EMU_ASAN
+  __sanitizer_finish_switch_fiber(nullptr, nullptr, nullptr);
+#endif
   Exec *e = t_exec;
   e->L->invoke(e->L->ctx);
   fiber_exit();
@@ -1115,23 +1144,31 @@ inline void prepare_exec(Exec &e) {
   ss.ss_sp = e.altstack;
   ss.ss_size = alt;
   sigaltstack(&ss, nullptr);
-  install_fault_handler();
+  pthread_attr_t at;
+  if (pthread_getattr_np(pthread_self(), &at) == 0) {
+    pthread_attr_getstack(&at, &e.main_lo, &e.main_size);
+    pthread_attr_destroy(&at);
+  }
+#if !OMPGPU_EMU_ASAN
+  install_fault_handler();  // AddressSanitizer reports faults (and stack overflows) itself
+#endif
 }
 
+// Address space for kMaxThreads fiber stacks is reserved once per OS thread (pages are
+// only backed when touched); guard pages are set up as more threads are needed.
 inline void ensure_stacks(Exec &e, unsigned n) {
-  if (e.nstacks >= n) return;
-  if (e.region) munmap(e.region, e.region_size);
-  size_t size = e.slot * n;
-  void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (p == MAP_FAILED) fatal("cannot map %zu bytes of fiber stacks (%u threads x %zu bytes)", size, n, e.slot);
-  e.region = (char *)p;
-  e.region_size = size;
-  for (unsigned i = 0; i < n; i++) mprotect(e.region + i * e.slot, e.guard, PROT_NONE);
-  e.nstacks = n;
+  if (!e.region) {
+    size_t size = e.slot * kMaxThreads;
+    void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) fatal("cannot map %zu bytes for fiber stacks (%u x %zu bytes)", size, kMaxThreads, e.slot);
+    e.region = (char *)p;
+    e.region_size = size;
+  }
+  for (; e.nstacks < n; e.nstacks++) mprotect(e.region + e.nstacks * e.slot, e.guard, PROT_NONE);
 }
 
 inline void init_fiber_stack(Exec &e, Fiber &f) {
-  char *lo = e.region + f.lin * e.slot + e.guard;
+  char *lo = fiber_stack_lo(e, f);
 #if OMPGPU_EMU_ASM_SWITCH
   uintptr_t top = ((uintptr_t)(lo + e.stack)) & ~(uintptr_t)15;
   uint64_t *sp = (uint64_t *)(top - 80);
@@ -1204,11 +1241,14 @@ inline void run_block(Exec &e, unsigned long long b) {
   e.qlen--;
   e.cur = first;
   threadIdx = first->tid;
+  {
+    AsanSwitch as(false, fiber_stack_lo(e, *first), e.stack);
 #if OMPGPU_EMU_ASM_SWITCH
-  ctx_switch(&e.main_sp, first->sp);
+    ctx_switch(&e.main_sp, first->sp);
 #else
-  swapcontext(&e.main_uc, &first->uc);
+    swapcontext(&e.main_uc, &first->uc);
 #endif
+  }
   if (e.nlive) deadlock_report(e);
   e.cur = nullptr;
   threadIdx = uint3{0, 0, 0};
@@ -1219,11 +1259,16 @@ inline void run_blocks(Launch &L) {
   Exec &e = *t_exec;
   prepare_exec(e);
   ensure_stacks(e, L.nthreads);
-  if (e.dyn_cap < L.shmem || !e.dyn) {
+  // Dynamic shared memory: one buffer per OS thread, reused by its blocks (uninitialized,
+  // as on a GPU). Exactly the launch's size under AddressSanitizer, which then catches
+  // accesses past its end.
+  if (e.dyn_cap < L.shmem || !e.dyn || (OMPGPU_EMU_ASAN && e.dyn_cap != L.shmem)) {
     free(e.dyn);
-    e.dyn_cap = std::max(L.shmem, (size_t)256);
-    e.dyn = (char *)aligned_alloc(256, (e.dyn_cap + 255) / 256 * 256);
-    if (!e.dyn) fatal("out of host memory for dynamic shared memory");
+    e.dyn_cap = OMPGPU_EMU_ASAN ? L.shmem : std::max(L.shmem, (size_t)256);
+    void *p = nullptr;
+    if (posix_memalign(&p, 256, std::max(e.dyn_cap, (size_t)1)) != 0 || !p)
+      fatal("out of host memory for dynamic shared memory");
+    e.dyn = (char *)p;
   }
   e.L = &L;
   e.nthreads = L.nthreads;
@@ -1364,7 +1409,7 @@ inline cudaError_t launch(Launch &L) {
   unsigned long long nt = (unsigned long long)b.x * b.y * b.z;
   if (!g.x || !g.y || !g.z || !b.x || !b.y || !b.z || nt > kMaxThreads || b.x > 1024 || b.y > 1024 || b.z > 64 ||
       g.x > 2147483647u || g.y > 65535 || g.z > 65535)
-    return set_error(cudaErrorInvalidConfiguration);
+    return set_error(cudaErrorInvalidValue);  // what CUDA 13 returns (checked on an H100)
   if (!valid_stream(L.stream)) return set_error(cudaErrorInvalidResourceHandle);
   if (L.shmem > kMaxDynShared)
     fatal("kernel %s: dynamic shared memory request of %zu bytes exceeds the %zu bytes (227 KiB) a block can have",
@@ -2046,7 +2091,8 @@ OMPGPU_EMU_API cudaError_t cudaDeviceGetLimit(size_t *v, cudaLimit limit) {
 }
 
 // Device memory is host memory (256-byte aligned, filled with 0xA5 so that reading memory
-// nobody wrote shows).
+// nobody wrote shows). Under -fsanitize=address kernels' out-of-bounds accesses to it are
+// reported by AddressSanitizer.
 OMPGPU_EMU_API cudaError_t cudaMalloc(void **ptr, size_t size) {
   using namespace ompgpu_emu;
   if (cudaError_t e = check_device()) return e;
@@ -2058,8 +2104,10 @@ OMPGPU_EMU_API cudaError_t cudaMalloc(void **ptr, size_t size) {
     Guard lk(s.mu);
     if (size > config().mem || s.used + size > config().mem) return set_error(cudaErrorMemoryAllocation);
   }
-  void *p = aligned_alloc(256, (size + 255) / 256 * 256);
-  if (!p) return set_error(cudaErrorMemoryAllocation);
+  // Exact size under AddressSanitizer, so that it catches kernels running past the end.
+  void *p = nullptr;
+  if (posix_memalign(&p, 256, OMPGPU_EMU_ASAN ? size : (size + 255) / 256 * 256) != 0 || !p)
+    return set_error(cudaErrorMemoryAllocation);
   memset(p, 0xA5, size);
   Guard lk(s.mu);
   s.allocs[(uintptr_t)p] = std::make_pair(size, 0);

@@ -50,6 +50,7 @@ void init_runtime(Runtime *r) {
   }
   r->num_devices = n;
   r->available = true;
+  for (Device *d : r->devices) register_globals_on(*d);
 }
 
 }  // namespace

@@ -103,6 +103,12 @@ class PresentTable {
   std::map<std::uintptr_t, Mapping> table_;
 };
 
+// ---------------------------------------------------------------- globals.cpp
+struct Device;
+// Enters every `declare target` global registered so far into the device's present table
+// (always present: an associated mapping onto the device symbol).
+void register_globals_on(Device &dev);
+
 // ---------------------------------------------------------------- device.cpp
 struct Device {
   int id = 0;

@@ -88,6 +88,11 @@ int  ompgpu_target(const ompgpu_kernel_desc *k, long long device, int if_cond,
 void ompgpu_target_data_begin(const ompgpu_srcloc *loc, long long device, int if_cond, int n, ompgpu_map_entry *maps);
 void ompgpu_target_data_end  (const ompgpu_srcloc *loc, long long device, int if_cond, int n, ompgpu_map_entry *maps);
 void ompgpu_target_update    (const ompgpu_srcloc *loc, long long device, int if_cond, int n, ompgpu_map_entry *maps); /* TO = update to, FROM = update from */
+/* A `declare target` global variable: host copy, size, and a function that returns the
+   address of its device copy on the current device. Called by generated constructors at
+   program start; the runtime enters it into every device's present table as always
+   present, so `target update` and maps of it find the device symbol. */
+void ompgpu_register_global(void *host, long long size, void *(*device_address)(void), const char *name);
 void *ompgpu_get_device_ptr  (const ompgpu_srcloc *loc, long long device, void *host_ptr); /* use_device_ptr; NULL-safe */
 
 /* Host-side OpenMP device API. The user's program also links libgomp, which defines

@@ -70,6 +70,26 @@ constexpr bool op_valid(int op) {
   return std::is_integral<T>::value || !(op == ompgpu::RED_BAND || op == ompgpu::RED_BOR || op == ompgpu::RED_BXOR);
 }
 
+// Out-of-line wrappers: the tests pass the operator at run time, so every call site would
+// otherwise inline the runtime's whole operator switch (slow to compile). Generated code
+// passes constants and gets the folded inline code.
+template <class T>
+__device__ __noinline__ void t_reduce(int op, T *target, T v) {
+  ompgpu::reduce<T>((RedOp)op, target, v);
+}
+template <class T>
+__device__ __noinline__ T t_update(int op, T *p, T v) {
+  return ompgpu::atomic_update<T>((AtomicOp)op, p, v);
+}
+template <class T>
+__device__ __noinline__ T t_update_new(int op, T *p, T v) {
+  return ompgpu::atomic_update_new<T>((AtomicOp)op, p, v);
+}
+template <class T>
+__device__ __noinline__ T t_apply(int op, T a, T b) {
+  return ompgpu::detail::op_apply<T>((AtomicOp)op, a, b);
+}
+
 // ---------------- reductions: generic ----------------
 struct PackR {
   void *target;
@@ -82,8 +102,8 @@ __device__ void __omp_outlined_red(void *args) {
   RedOp op = (RedOp)p->op;
   int t = omp_get_thread_num() + blockIdx.x * 1024;
   T priv = ompgpu::red_identity<T>(op);
-  priv = ompgpu::detail::op_apply<T>((AtomicOp)op, priv, contrib<T>(op, t, p->special));
-  ompgpu::reduce<T>(op, (T *)p->target, priv);
+  priv = t_apply<T>(op, priv, contrib<T>(op, t, p->special));
+  t_reduce<T>(op, (T *)p->target, priv);
 }
 template <class T>
 __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) k_red_generic(T *target, int op, int special, int nt, int master) {
@@ -92,7 +112,7 @@ __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) k_red_generic(T *target, int
   PackR pack = {target, op, special};
   ompgpu::fork(1, &pack, sizeof pack, nt);
   if (master) {  // team of one
-    ompgpu::reduce<T>((RedOp)op, target, contrib<T>(op, 100000 + blockIdx.x, special));
+    t_reduce<T>(op, target, contrib<T>(op, 100000 + blockIdx.x, special));
   }
   ompgpu::kernel_end_generic();
 }
@@ -103,8 +123,8 @@ __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) k_red_spmd(T *target, int op
   RedOp rop = (RedOp)op;
   int t = omp_get_thread_num() + blockIdx.x * 1024;
   T priv = ompgpu::red_identity<T>(rop);
-  priv = ompgpu::detail::op_apply<T>((AtomicOp)op, priv, contrib<T>(op, t, special));
-  ompgpu::reduce<T>(rop, target, priv);
+  priv = t_apply<T>(op, priv, contrib<T>(op, t, special));
+  t_reduce<T>(op, target, priv);
 }
 
 template <class T>
@@ -183,11 +203,9 @@ __device__ void __omp_outlined_atomic(void *args) {
   int t = omp_get_thread_num() + blockIdx.x * 1024;
   int cop = p->op == ompgpu::ATOMIC_SUB ? (int)ompgpu::RED_ADD : p->op;  // SUB uses ADD contributions
   T v = contrib<T>(cop, t, -1);
-  T old = ompgpu::atomic_update<T>((AtomicOp)p->op, (T *)p->x, v);
-  (void)old;
+  t_update<T>(p->op, (T *)p->x, v);
   T *arr = (T *)p->x + 1;  // a second copy updated through atomic_update_new
-  T nv = ompgpu::atomic_update_new<T>((AtomicOp)p->op, arr, v);
-  (void)nv;
+  t_update_new<T>(p->op, arr, v);
 }
 template <class T>
 __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) k_atomic_contention(T *x, int op, int nt) {
@@ -206,10 +224,10 @@ __global__ void k_atomic_semantics(const T *a, const T *b, int n, int op, T *old
     T x = a[i];
     T *px = &finals[2 * i];  // global memory
     ompgpu::atomic_write<T>(px, x);
-    olds[i] = ompgpu::atomic_update<T>((AtomicOp)op, px, b[i]);
+    olds[i] = t_update<T>(op, px, b[i]);
     T *py = &finals[2 * i + 1];
     ompgpu::atomic_write<T>(py, x);
-    news[i] = ompgpu::atomic_update_new<T>((AtomicOp)op, py, b[i]);
+    news[i] = t_update_new<T>(op, py, b[i]);
   }
 }
 

@@ -79,6 +79,7 @@ __global__ void k_plain_spin(int) {
     while (*(volatile int *)&flag == 0) {
     }
 }
+__global__ void k_oob(int *p) { p[blockIdx.x * blockDim.x + threadIdx.x] = 1; }  // 128 threads, 100 ints
 __global__ void k_div0(int d) { sink = 100 / (d - (int)threadIdx.x - 1 + 1 - d + 7 - 7); }
 
 int main(int argc, char **argv) {
@@ -105,6 +106,11 @@ int main(int argc, char **argv) {
   if (!strcmp(s, "spin")) OMPGPU_LAUNCH_KERNEL(k_spin, 1, 64, 0, 0, 0);
   if (!strcmp(s, "plain_spin")) OMPGPU_LAUNCH_KERNEL(k_plain_spin, 1, 64, 0, 0, 0);
   if (!strcmp(s, "div0")) OMPGPU_LAUNCH_KERNEL(k_div0, 1, 8, 0, 0, 0);
+  if (!strcmp(s, "oob")) {  // only reported when built with -fsanitize=address
+    int *d;
+    CHECK(cudaMalloc(&d, 100 * sizeof(int)));
+    OMPGPU_LAUNCH_KERNEL(k_oob, 1, 128, 0, 0, d);
+  }
   cudaError_t e = cudaDeviceSynchronize();
   printf("finished: %s\n", cudaGetErrorName(e));
   return 0;

@@ -105,7 +105,8 @@ int main(int argc, char **argv) {
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  int *h = (int *)malloc(blocks * sizeof(int));
+  static int h[4096];
+  if (blocks > 4096) return 2;
   CHECK(cudaMemcpy(h, d, blocks * sizeof(int), cudaMemcpyDeviceToHost));
   int bad = 0;
   for (int b = 0; b < blocks; b++)
