@@ -119,7 +119,8 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
     dev_o = tmp / (stem.name + ".device.o")
     if opts.offload == "cuda":
         cuda = find_cuda()
-        cmd = [str(cuda.nvcc), "-std=c++17", opts.opt_level, f"-arch={opts.offload_arch}", f"-I{DEVICE_RT}", f"-I{HOST_RT}",
+        cmd = [str(cuda.nvcc), "-std=c++17", opts.opt_level, f"-arch={opts.offload_arch}", "--expt-relaxed-constexpr",
+               f"-I{DEVICE_RT}", f"-I{HOST_RT}",
                "-w" if opts.no_warnings else "-Wno-deprecated-gpu-targets", "-c", str(dev_cu), "-o", str(dev_o)]
         if opts.debug:
             cmd.insert(2, "-lineinfo")

@@ -64,12 +64,30 @@ def _nvcc_candidates() -> list[Path]:
     return cands
 
 
+def _toolkit_root(nvcc: Path) -> Path | None:
+    """The toolkit folder nvcc itself uses (its `TOP` in a dry run)."""
+    try:
+        out = subprocess.run([str(nvcc), "--dryrun", "-c", "-x", "cu", os.devnull, "-o", os.devnull],
+                             capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    for line in (out.stderr + out.stdout).splitlines():
+        if "TOP=" in line:
+            top = Path(line.split("TOP=", 1)[1].strip().strip('"')).resolve()
+            if (top / "include" / "cuda_runtime.h").exists():
+                return top
+    return None
+
+
 @functools.lru_cache(maxsize=None)
 def find_cuda(required: bool = True) -> Cuda | None:
     for cand in _nvcc_candidates():
         if cand.is_file() and os.access(cand, os.X_OK):
             nvcc = cand.resolve()
-            return Cuda(nvcc, nvcc.parent.parent)
+            home = nvcc.parent.parent
+            if not (home / "include" / "cuda_runtime.h").exists():
+                home = _toolkit_root(nvcc) or home  # nvcc on PATH may be a wrapper script
+            return Cuda(nvcc, home)
     if required:
         raise ToolchainError(
             "cannot find nvcc: set CUDA_HOME, put nvcc on PATH, or `pip install nvidia-cuda-nvcc-cu12`; "

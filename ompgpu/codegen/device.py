@@ -591,7 +591,8 @@ class _Emitter(CGen):
         ds = d.clause("dist_schedule")
         dchunk = ds.chunk.text if ds is not None and ds.chunk is not None else None
         if not rest or rest == ("simd",):
-            return self._loop_code(d, n.body, "distribute", dchunk, None, [], True, barrier=False)
+            lastp = [item.name for c in d.clauses if c.kind == "lastprivate" for item in c.items]
+            return self._loop_code(d, n.body, "distribute", dchunk, None, lastp, True, barrier=False)
         if rest[0] != "parallel":
             raise UnsupportedError(f"'#pragma omp {d.name}' is not supported yet", d.coord)
         # distribute parallel for: this team's block of iterations, then a parallel for over it.

@@ -5,12 +5,16 @@
 //   kernel_init_generic  every thread clears its per-thread state; the master (lane 0 of
 //                        the last warp) initializes team state; lanes 1..31 of the master
 //                        warp exit (PTX exit; ompgpu_emu_thread_exit under the emulator).
-//   fork (master)        team size = min(requested, workers), rounded down to a multiple of
-//                        32 when >= 32; pack copied into team state; fn/args/size stored;
-//                        barrier.sync 8, blockDim.x   (fork: releases the workers)
-//                        barrier.sync 8, blockDim.x   (join: waits for them)
-//   worker loop          barrier.sync 8 (fork) -> read fn/args -> run if threadIdx.x < size
-//                        -> barrier.sync 8 (join), every worker warp, in team or not.
+//   fork (master)        pack copied into team state; fork word {fn, size (0 = default),
+//                        args} stored -- no loads on this path;
+//                        bar.sync 8, blockDim.x   (fork: releases the workers)
+//                        bar.sync 8, blockDim.x   (join: waits for them)
+//   worker loop          bar.sync 8 (fork) -> one 16-byte load of the fork word -> team
+//                        size = min(requested, workers), rounded down to a multiple of 32
+//                        when >= 32, stored in the thread's state word -> run if
+//                        threadIdx.x < size -> bar.sync 8 (join), every worker warp.
+//   (bar.sync = the .aligned form, see fork_join_barrier; -DOMPGPU_FORK_BARRIER_ALIGNED=0
+//   switches to barrier.sync)
 //   kernel_end_generic   fn = WORK_EXIT, one more fork barrier; workers leave their loop.
 // Exited lanes count as arrived, so the master warp always counts 32 at barrier 8.
 // In-region barriers: bar 7 with the team's thread count (whole warps) or __syncwarp for a

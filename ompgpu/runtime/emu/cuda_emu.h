@@ -30,7 +30,8 @@
 //   process with exit status 3.
 //
 // Environment: OMPGPU_EMU_THREADS (OS threads running blocks, default 1), OMPGPU_EMU_STACK
-// (fiber stack bytes, default 65536), OMPGPU_EMU_SMS (reported SM count, default 132),
+// (fiber stack bytes, default 65536, 256 KiB under -fsanitize=address), OMPGPU_EMU_SMS
+// (reported SM count, default 132),
 // OMPGPU_EMU_DEVICES (device count, default 1; 0 emulates a machine without a GPU),
 // OMPGPU_EMU_MEM (device memory bytes, default 80 GiB), OMPGPU_EMU_TIMEOUT (seconds a launch
 // may take before it is reported as hung, default 0 = no limit), OMPGPU_EMU_SPIN_LIMIT
