@@ -457,15 +457,29 @@ class _Build(Transformer):
 
 @lru_cache(maxsize=None)
 def _parser() -> Lark:
-    return Lark(
-        _GRAMMAR.read_text(encoding="utf-8"),
-        parser="lalr",
-        lexer="contextual",
-        transformer=_Build(),
-        postlex=_NameAlwaysAccepted(),
-        start="start",
-        maybe_placeholders=False,
-    )
+    # The LALR tables are cached on disk (keyed by Lark on the grammar and options), which
+    # takes about 0.4 s off every `ompgpu cc` after the first.
+    kwargs = dict(parser="lalr", lexer="contextual", transformer=_Build(), postlex=_NameAlwaysAccepted(),
+                  start="start", maybe_placeholders=False)
+    grammar = _GRAMMAR.read_text(encoding="utf-8")
+    try:
+        cache = _cache_file(grammar)
+        return Lark(grammar, cache=cache, **kwargs)
+    except (OSError, ValueError, TypeError, EOFError):  # unwritable or stale cache: build in memory
+        return Lark(grammar, **kwargs)
+
+
+def _cache_file(grammar: str) -> str:
+    import hashlib
+    import os
+    from pathlib import Path
+
+    import lark
+
+    base = Path(os.environ.get("OMPGPU_CACHE", Path.home() / ".cache" / "ompgpu"))
+    base.mkdir(parents=True, exist_ok=True)
+    key = hashlib.sha256((grammar + lark.__version__).encode()).hexdigest()[:16]
+    return str(base / f"omp-grammar-{key}.lark-cache")
 
 
 # ---------------------------------------------------------------------------- diagnostics

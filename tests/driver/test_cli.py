@@ -1,0 +1,149 @@
+"""Tier 1: the `ompgpu` command line behaves like gcc/clang."""
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ompgpu.cli import main, parse_cc_args
+
+SIMPLE = """#include <stdio.h>
+int main(void) {
+  int n = 64, s = 0;
+  int a[64];
+  #pragma omp target teams distribute parallel for map(from: a) reduction(+: s)
+  for (int i = 0; i < n; i++) { a[i] = i; s += i; }
+  printf("%d %d\\n", a[63], s);
+  return 0;
+}
+"""
+
+
+@pytest.fixture
+def simple(tmp_path):
+    p = tmp_path / "simple.c"
+    p.write_text(SIMPLE)
+    return p
+
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.startswith("ompgpu ")
+
+
+def test_help_without_arguments(capsys):
+    assert main([]) == 2
+    assert "usage: ompgpu cc" in capsys.readouterr().out
+
+
+def test_gcc_style_flags_are_understood():
+    o = parse_cc_args(["-O3", "-g", "-DN=4", "-I", "inc", "-Ufoo", "-lm", "-L/x", "-std=c11", "-w", "-v", "-fopenmp",
+                       "-fopenmp-targets=nvptx64-nvidia-cuda", "--offload-arch=sm_80", "-c", "-o", "x.o", "a.c"])
+    assert (o.opt_level, o.debug, o.std, o.no_warnings, o.verbose, o.compile_only, o.output) == \
+        ("-O3", True, "-std=c11", True, True, True, "x.o")
+    assert o.cpp_args == ["-DN=4", "-Iinc", "-Ufoo"]
+    assert o.link_args == ["-lm", "-L/x"]
+    assert o.offload_arch == "sm_80" and o.inputs == ["a.c"]
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--bogus", "a.c"], "unknown argument: '--bogus'"),
+    (["--offload-arch=gfx90a", "a.c"], "invalid --offload-arch 'gfx90a'"),
+    (["--offload=opencl", "a.c"], "invalid --offload 'opencl'"),
+    (["-fopenmp-targets=amdgcn-amd-amdhsa", "a.c"], "unsupported offload target"),
+    ([], "no input files"),
+])
+def test_bad_arguments_are_errors(argv, message, capsys):
+    assert main(["cc", *argv]) == 1
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_missing_input_file(capsys, tmp_path):
+    assert main(["cc", "-fsyntax-only", str(tmp_path / "nope.c")]) == 1
+    assert "no such file or directory" in capsys.readouterr().err
+
+
+def test_syntax_only_writes_nothing(simple, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["cc", "-fsyntax-only", str(simple)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["simple.c"]
+
+
+def test_emit_cuda_writes_a_kernel(simple, tmp_path):
+    out = tmp_path / "k.cu"
+    assert main(["cc", "--emit-cuda", str(simple), "-o", str(out)]) == 0
+    cu = out.read_text()
+    assert '__global__ void __launch_bounds__(1024) __omp_offloading_main_l5(' in cu
+    assert "ompgpu::kernel_init_generic();" in cu and "ompgpu::worker_wait()" in cu
+
+
+def test_remarks_name_the_mode(simple, capsys):
+    assert main(["cc", "--emit-cuda", "-Rpass=ompgpu", str(simple), "-o", "/dev/null"]) == 0
+    err = capsys.readouterr().err
+    assert f"{simple}:5:" in err and "remark:" in err and "generic" in err and "[-Rpass=ompgpu]" in err
+
+
+def test_cpp_errors_pass_through(tmp_path, capsys):
+    p = tmp_path / "inc.c"
+    p.write_text('#include "does_not_exist.h"\nint main(void){return 0;}\n')
+    assert main(["cc", "-fsyntax-only", str(p)]) == 1
+    assert "does_not_exist.h" in capsys.readouterr().err
+
+
+def test_c_syntax_error_has_caret(tmp_path, capsys):
+    p = tmp_path / "bad.c"
+    p.write_text("int main(void) {\n  int x = 3\n  return x;\n}\n")
+    assert main(["cc", "-fsyntax-only", str(p)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{p}:3:3: error: syntax error before 'return'")
+    assert err.splitlines()[1] == "  return x;" and err.splitlines()[2] == "  ^"
+
+
+def test_compile_link_and_run_under_emulator(simple, tmp_path):
+    exe = tmp_path / "simple"
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "--offload=emu", "-save-temps", "-v", str(simple),
+                        "-o", str(exe)], capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "-DOMPGPU_EMU" in r.stderr  # -v prints the sub-commands
+    assert (tmp_path / "simple.host.c").exists() and (tmp_path / "simple.device.cu").exists()
+    run = subprocess.run([str(exe)], capture_output=True, text=True, env={"OMP_TARGET_OFFLOAD": "MANDATORY",
+                                                                           "OMPGPU_INFO": "1"})
+    assert run.stdout == "63 2016\n"
+    assert "kernel __omp_offloading_main_l5:" in run.stderr and "generic" in run.stderr
+
+
+def test_compile_only_then_link(simple, tmp_path):
+    obj = tmp_path / "simple.o"
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "--offload=emu", "-c", str(simple), "-o", str(obj)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    exe = tmp_path / "linked"
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "--offload=emu", str(obj), "-o", str(exe)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert subprocess.run([str(exe)], capture_output=True, text=True).stdout == "63 2016\n"
+
+
+def test_offload_none_runs_on_the_host(simple, tmp_path):
+    exe = tmp_path / "host_only"
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "--offload=none", str(simple), "-o", str(exe)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert subprocess.run([str(exe)], capture_output=True, text=True).stdout == "63 2016\n"
+
+
+def test_unsupported_construct_is_an_error_not_wrong_code(tmp_path, capsys):
+    p = tmp_path / "task.c"
+    p.write_text("int main(void) {\n  int x = 0;\n  #pragma omp target map(tofrom: x)\n  {\n"
+                 "    #pragma omp task\n    x++;\n  }\n  return x;\n}\n")
+    assert main(["cc", "--emit-cuda", str(p), "-o", str(tmp_path / "t.cu")]) == 1
+    err = capsys.readouterr().err
+    assert f"{p}:5:" in err and "'task' inside a target region is not supported" in err
+
+
+def test_doctor_reports_tools(capsys):
+    main(["doctor"])
+    out = capsys.readouterr().out
+    for label in ("nvcc:", "C compiler:", "GPU:", "cupy:"):
+        assert label in out
