@@ -322,3 +322,22 @@ def test_fork_join_benchmark(builder, capsys):
     with capsys.disabled():
         print(f"\n[emu benchmark] fork/join 256 threads x 8 blocks x 100 rounds: {ms:.1f} ms")
     assert ms < 10000
+
+
+def test_atomic_on_local_memory_is_reported(tmp_path):
+    """On the GPU an atomic on a thread's local variable traps; the emulator says so."""
+    src = tmp_path / "local_atomic.cu"
+    src.write_text(
+        "#include <cstdio>\n"
+        "__global__ void k(int *out) { int local = 0; atomicAdd(&local, 1); out[threadIdx.x] = local; }\n"
+        "int main() { int *d; cudaMalloc(&d, 32 * sizeof(int));\n"
+        "  OMPGPU_LAUNCH_KERNEL(k, dim3(1), dim3(32), 0, 0, d); cudaDeviceSynchronize(); return 0; }\n")
+    exe = tmp_path / "local_atomic"
+    import subprocess
+    from pathlib import Path
+    header = Path(__file__).resolve().parents[2] / "ompgpu" / "runtime" / "emu" / "cuda_emu.h"
+    subprocess.run(["g++", "-std=c++17", "-O1", "-x", "c++", "-DOMPGPU_EMU", "-include", str(header), str(src),
+                    "-o", str(exe), "-lpthread"], check=True)
+    r = subprocess.run([str(exe)], capture_output=True, text=True)
+    assert r.returncode == 3
+    assert "ompgpu-emu:" in r.stderr and "atomic operation on local memory" in r.stderr

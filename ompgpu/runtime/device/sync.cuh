@@ -152,6 +152,14 @@ OMPGPU_DEV T cas_update(AtomicOp op, T *p, T v) {
 // *p = *p op v atomically; returns the old value.
 template <class T>
 OMPGPU_DEV T atomic_update(AtomicOp op, T *p, typename detail::type_identity<T>::type v) {
+  // Hardware atomics do not work on local memory (they trap). A thread's local variable is
+  // only ever updated by that thread (e.g. the target of a reduction in a serialized
+  // nested region), so a plain read-modify-write is the atomic update there.
+  if (__isLocal(p)) {
+    const T old = *p;
+    *p = detail::op_apply<T>(op, old, v);
+    return old;
+  }
   if constexpr (std::is_same<T, int>::value || std::is_same<T, unsigned>::value) {
     switch (op) {
       case ATOMIC_ADD: return atomicAdd(p, v);

@@ -758,6 +758,20 @@ inline Exec &in_kernel(const char *what) {
   return *e;
 }
 
+// Whether p lies on a fiber stack of the running block: the emulator's local memory.
+inline bool is_local_address(const void *p) {
+  Exec *e = t_exec;
+  const char *a = (const char *)p;
+  return e && e->cur && e->region && a >= e->region && a < e->region + e->region_size;
+}
+
+// Hardware atomics on local memory trap on the GPU ("unspecified launch failure"); the
+// emulator reports them instead of quietly succeeding.
+inline void check_atomic_address(const void *p) {
+  if (is_local_address(p))
+    fatal("atomic operation on local memory (a thread's stack variable) at %p: this traps on the GPU", p);
+}
+
 // Atomics and friends call this after the operation. `changed` is false when the operation
 // left memory as it was (a failed CAS, an exchange with the same value, an add of 0...):
 // such an operation is most likely a poll in a spin loop, so it always yields. The others
@@ -1627,10 +1641,15 @@ inline unsigned __reduce_and_sync(unsigned mask, unsigned v) { return (unsigned)
 inline unsigned __reduce_or_sync(unsigned mask, unsigned v) { return (unsigned)ompgpu_emu::collective(ompgpu_emu::C_RED_OR, mask, v, 0); }
 inline unsigned __reduce_xor_sync(unsigned mask, unsigned v) { return (unsigned)ompgpu_emu::collective(ompgpu_emu::C_RED_XOR, mask, v, 0); }
 
+// ----- address-space predicates -----------------------------------------------------------
+inline unsigned int __isLocal(const void *p) { return ompgpu_emu::is_local_address(p) ? 1u : 0u; }
+inline unsigned int __isGlobal(const void *p) { return ompgpu_emu::is_local_address(p) ? 0u : 1u; }
+
 // ----- atomics ------------------------------------------------------------------------------
 // Real atomic instructions (blocks may run on several OS threads), plus a scheduling hook.
 #define OMPGPU_EMU_ATOMIC_RMW(NAME, T, BUILTIN)                              \
   inline T NAME(T *address, T val) {                                         \
+    ompgpu_emu::check_atomic_address(address);                               \
     T old = BUILTIN(address, val, __ATOMIC_SEQ_CST);                         \
     ompgpu_emu::atomic_hook(ompgpu_emu::rmw_changed_##NAME(old, val));       \
     return old;                                                              \
@@ -1669,6 +1688,7 @@ namespace ompgpu_emu {
 // Read-modify-write through compare-and-swap: new = f(old).
 template <class T, class F>
 inline T cas_loop(T *address, F f) {
+  check_atomic_address(address);
   T old;
   __atomic_load(address, &old, __ATOMIC_RELAXED);
   T nw;
@@ -1713,6 +1733,7 @@ inline unsigned int atomicDec(unsigned int *address, unsigned int val) {
 }
 #define OMPGPU_EMU_ATOMIC_CAS(T)                                                                         \
   inline T atomicCAS(T *address, T compare, T val) {                                                     \
+    ompgpu_emu::check_atomic_address(address);                                                           \
     T old = compare;                                                                                     \
     __atomic_compare_exchange_n(address, &old, val, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
     ompgpu_emu::atomic_hook(old == compare && compare != val);                                           \
