@@ -100,10 +100,6 @@ def param_decls(fn: c_ast.FuncDef) -> list[c_ast.Decl]:
 # ---------------------------------------------------------------------------
 # Types
 
-def strip_decl_name(t: c_ast.Node) -> c_ast.Node:
-    return t
-
-
 def is_array(t: c_ast.Node | None) -> bool:
     return isinstance(t, c_ast.ArrayDecl)
 
@@ -148,6 +144,38 @@ def resolve_typedef(t: c_ast.Node | None, env: Env) -> c_ast.Node | None:
 
 
 # ---------------------------------------------------------------------------
+# Walking statements with their scopes
+
+class ScopedVisitor(c_ast.NodeVisitor):
+    """A NodeVisitor that keeps `self.env` right: blocks and for-loops open scopes,
+    declarations enter them (after their initializer is visited, as in C)."""
+
+    def __init__(self, env: Env):
+        self.env = env
+
+    def visit_Compound(self, n: c_ast.Compound) -> None:
+        saved, self.env = self.env, self.env.child()
+        for item in n.block_items or []:
+            self.visit(item)
+        self.env = saved
+
+    def visit_For(self, n: c_ast.For) -> None:
+        saved, self.env = self.env, self.env.child()
+        for part in (n.init, n.cond, n.next, n.stmt):
+            if part is not None:
+                self.visit(part)
+        self.env = saved
+
+    def visit_Decl(self, n: c_ast.Decl) -> None:
+        if n.init is not None:
+            self.visit(n.init)
+        declare(self.env, n)
+
+    def visit_Typedef(self, n: c_ast.Typedef) -> None:
+        declare(self.env, n)
+
+
+# ---------------------------------------------------------------------------
 # What a region uses
 
 @dataclass
@@ -185,9 +213,9 @@ def _lvalue_root(n: c_ast.Node) -> c_ast.ID | None:
     return n if isinstance(n, c_ast.ID) else None
 
 
-class _UseWalker(c_ast.NodeVisitor):
+class _UseWalker(ScopedVisitor):
     def __init__(self, env: Env, uses: Uses):
-        self.env = env
+        super().__init__(env)
         self.outer = env.scopes[:-1]
         self.uses = uses
 
@@ -245,35 +273,15 @@ class _UseWalker(c_ast.NodeVisitor):
             return  # sizeof does not evaluate its operand
         self.visit(n.expr)
 
-    def visit_Compound(self, n: c_ast.Compound) -> None:
-        saved = self.env
-        self.env = self.env.child()
-        for item in n.block_items or []:
-            self.visit(item)
-        self.env = saved
-
-    def visit_For(self, n: c_ast.For) -> None:
-        saved = self.env
-        self.env = self.env.child()
-        for part in (n.init, n.cond, n.next, n.stmt):
-            if part is not None:
-                self.visit(part)
-        self.env = saved
-
     def visit_Decl(self, n: c_ast.Decl) -> None:
-        if n.init is not None:
-            self.visit(n.init)
         self._visit_type_exprs(n.type)
-        declare(self.env, n)
+        super().visit_Decl(n)
 
     def _visit_type_exprs(self, t: c_ast.Node | None) -> None:
         while t is not None:
             if isinstance(t, c_ast.ArrayDecl) and t.dim is not None:
                 self.visit(t.dim)
             t = getattr(t, "type", None)
-
-    def visit_Typedef(self, n: c_ast.Typedef) -> None:
-        declare(self.env, n)
 
     def visit_Typename(self, n: c_ast.Typename) -> None:
         self._visit_type_exprs(n.type)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
 
-from ompgpu.analysis.symbols import Env, Symbol, declare, is_array, is_pointer, param_decls, region_uses, resolve_typedef
+from ompgpu.analysis.symbols import Env, ScopedVisitor, Symbol, declare, is_array, is_pointer, param_decls, region_uses, resolve_typedef
 from ompgpu.codegen.render import render
 from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError
 from ompgpu.outliner.outline import DEVICE_UNSUPPORTED, Capture, Kernel, Program, Sharing, region_sharing, unique_kernel_names
@@ -156,6 +156,7 @@ class _DeviceGen:
         return file not in self.p.bound.pre.system_files
 
     def _type_decls(self) -> list[str]:
+        """The user's file-scope types (system headers' types come from the real headers)."""
         gen = CGen()
         out = []
         for node in self.p.bound.ast.ext:
@@ -163,13 +164,12 @@ class _DeviceGen:
                 continue
             if isinstance(node, c_ast.Typedef):
                 out.append(gen.visit(node) + ";")
-            elif isinstance(node, c_ast.Decl) and node.name is None and isinstance(node.type, (c_ast.Struct, c_ast.Union, c_ast.Enum)):
-                out.append(gen.visit(node) + ";")
-            elif isinstance(node, c_ast.Decl) and isinstance(node.type, c_ast.TypeDecl) and isinstance(node.type.type, (c_ast.Struct, c_ast.Union, c_ast.Enum)) \
-                    and getattr(node.type.type, "decls", None) is not None or (isinstance(node, c_ast.Decl) and isinstance(getattr(node.type, "type", None), c_ast.Enum) and node.type.type.values is not None):
-                # `struct S {..} s;` at file scope: emit the type only
-                t = copy.copy(node.type.type)
-                out.append(gen.visit(t) + ";")
+            elif isinstance(node, c_ast.Decl):
+                tagged = node.type if node.name is None else getattr(node.type, "type", None)
+                defines = getattr(tagged, "decls", None) is not None or getattr(tagged, "values", None) is not None
+                if isinstance(tagged, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and defines:
+                    # `struct S {...};` or `struct S {...} s;`: the type only (variables are not device data)
+                    out.append(gen.visit(tagged) + ";")
         return out
 
     def _device_globals(self) -> list[str]:
@@ -260,7 +260,7 @@ class _Emitter(CGen):
         for p in params:
             declare(self.env, p, is_param=True)
         if self.master:
-            self.escaping = _escaping_locals(fn.body, self.env, self.g.p)
+            self.escaping = _escaping_locals(fn.body, self.env)
         promoted = [p for p in params if id(p) in self.escaping]
         d = copy.deepcopy(fn.decl)
         d.funcspec = [s for s in (d.funcspec or []) if s != "inline"]
@@ -285,7 +285,7 @@ class _Emitter(CGen):
             if cap.how == "pointer" and isinstance(t, c_ast.ArrayDecl):
                 decl.type = decay(t)
             self.env.add(Symbol(cap.name, "var", decl, is_global=False, is_param=True))
-        self.escaping = _escaping_locals(body, self.env, self.g.p)
+        self.escaping = _escaping_locals(body, self.env)
         params, aliases, promotions = [], [], []
         for cap in k.captures:
             t = resolve_typedef(cap.sym.type, k.env)
@@ -534,7 +534,6 @@ class _Emitter(CGen):
         step = _loop_step(f.next, var)
         if step is None:
             raise err("expected ++, --, += or -= of the loop variable as the increment")
-        gen = CGen()
         return _Loop(_cxx_name(var), vtype, declared, self.visit(lb), self.visit(ub), step if isinstance(step, str) else self.visit(step), op)
 
     def _loop_code(self, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str | None,
@@ -718,7 +717,7 @@ def _loop_step(nxt, var):
         if nxt.op == "+=":
             return nxt.rvalue
         if nxt.op == "-=":
-            return c_ast.UnaryOp("-", c_ast.UnaryOp("()", nxt.rvalue) if False else nxt.rvalue)
+            return c_ast.UnaryOp("-", nxt.rvalue)
         if nxt.op == "=" and isinstance(nxt.rvalue, c_ast.BinaryOp) and nxt.rvalue.op in ("+", "-"):
             r = nxt.rvalue
             if isinstance(r.left, c_ast.ID) and r.left.name == var:
@@ -738,36 +737,17 @@ def _loop_var_names(body, depth: int) -> tuple[str, ...]:
     return tuple(names)
 
 
-def _escaping_locals(body, env: Env, program: Program, kernel_literals: set | None = None) -> set[int]:
+def _escaping_locals(body, env: Env) -> set[int]:
     """id(decl) of master variables that a parallel region shares by address (or whose address is taken)."""
     found: set[int] = set()
-    _EscapeFinder(env, found, kernel_literals or set()).visit(body)
+    _EscapeFinder(env, found).visit(body)
     return found
 
 
-class _EscapeFinder(c_ast.NodeVisitor):
-    def __init__(self, env: Env, found: set[int], literals: set):
-        self.env = env.child()
+class _EscapeFinder(ScopedVisitor):
+    def __init__(self, env: Env, found: set[int]):
+        super().__init__(env.child())
         self.found = found
-        self.literals = literals
-
-    def visit_Compound(self, n):
-        saved, self.env = self.env, self.env.child()
-        for it in n.block_items or []:
-            self.visit(it)
-        self.env = saved
-
-    def visit_For(self, n):
-        saved, self.env = self.env, self.env.child()
-        for part in (n.init, n.cond, n.next, n.stmt):
-            if part is not None:
-                self.visit(part)
-        self.env = saved
-
-    def visit_Decl(self, n):
-        declare(self.env, n)
-        if n.init is not None:
-            self.visit(n.init)
 
     def visit_UnaryOp(self, n):
         if n.op == "&" and isinstance(n.expr, c_ast.ID):

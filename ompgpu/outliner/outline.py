@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from ompgpu.analysis.symbols import Env, Symbol, declare, is_aggregate, is_array, is_pointer, param_decls, region_uses, resolve_typedef
+from ompgpu.analysis.symbols import Env, ScopedVisitor, Symbol, declare, is_aggregate, is_array, is_pointer, param_decls, region_uses, resolve_typedef
 from ompgpu.errors import SourceCoord, UnsupportedError
 from ompgpu.parser.bind import BoundUnit, OmpConstruct
 from ompgpu.parser.directives import Directive, ListItem
@@ -100,36 +100,17 @@ def target_kind(d: Directive) -> str | None:
     return None
 
 
-class _Finder(c_ast.NodeVisitor):
+class _Finder(ScopedVisitor):
     """Walks one host function with a scope chain; records host-level constructs."""
 
     def __init__(self, bound, fn, genv, kernels, host):
+        super().__init__(genv.child())
         self.bound, self.fn, self.kernels, self.host = bound, fn, kernels, host
-        self.env = genv.child()
         for p in param_decls(fn):
             declare(self.env, p, is_param=True)
 
     def run(self):
         self.visit(self.fn.body)
-
-    def visit_Compound(self, n):
-        saved, self.env = self.env, self.env.child()
-        for item in n.block_items or []:
-            self.visit(item)
-        self.env = saved
-
-    def visit_For(self, n):
-        saved, self.env = self.env, self.env.child()
-        for part in (n.init, n.cond, n.next, n.stmt):
-            if part is not None:
-                self.visit(part)
-        self.env = saved
-
-    def visit_Decl(self, n):
-        declare(self.env, n)
-
-    def visit_Typedef(self, n):
-        declare(self.env, n)
 
     def visit_OmpConstruct(self, n: OmpConstruct):
         kind = target_kind(n.directive)
@@ -282,10 +263,7 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
             captures.append(Capture(sym, "object", "tofrom", None, True))
         else:
             captures.append(Capture(sym, "literal", "", None, True))
-    line = d.coord.line
-    same_line = sum(1 for k in range(index) if False)
-    del same_line
-    name = f"__omp_offloading_{fn.decl.name}_l{line}"
+    name = f"__omp_offloading_{fn.decl.name}_l{d.coord.line}"
     return Kernel(name, fn.decl.name, n, d.coord, body, teams, tuple(captures), tuple(privates), env)
 
 

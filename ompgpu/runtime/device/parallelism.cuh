@@ -13,8 +13,7 @@
 //                        size = min(requested, workers), rounded down to a multiple of 32
 //                        when >= 32, stored in the thread's state word -> run if
 //                        threadIdx.x < size -> bar.sync 8 (join), every worker warp.
-//   (bar.sync = the .aligned form, see fork_join_barrier; -DOMPGPU_FORK_BARRIER_ALIGNED=0
-//   switches to barrier.sync)
+//   (barrier.sync, the non-aligned form: see fork_join_barrier)
 //   kernel_end_generic   fn = WORK_EXIT, one more fork barrier; workers leave their loop.
 // Exited lanes count as arrived, so the master warp always counts 32 at barrier 8.
 // In-region barriers: bar 7 with the team's thread count (whole warps) or __syncwarp for a
@@ -37,15 +36,14 @@ struct WorkItem {
 // Generic mode
 // ---------------------------------------------------------------------------------------
 namespace detail {
-// The fork/join barrier (id 8, all threads of the block). With
-// OMPGPU_FORK_BARRIER_ALIGNED (default) it is bar.sync (.aligned): every warp executes it
-// converged at one instruction -- the master is alone in its warp (lanes 1..31 exited),
-// worker warps reach worker_wait / worker_join together after the structured `if
-// (worker_in_team()) switch` of the generated worker loop (divergence inside a work
-// function reconverges before it). Define OMPGPU_FORK_BARRIER_ALIGNED=0 for the
-// non-aligned barrier.sync.
+// The fork/join barrier (id 8, all threads of the block): the non-aligned barrier.sync.
+// The .aligned bar.sync would save about 60 cycles per fork-join, but it requires every
+// warp to arrive converged, and worker warps are not guaranteed to reconverge after a work
+// function: compute-sanitizer's synccheck reported them divergent there on an H100
+// (bench/results/programs-h100-2026-11-22-sanitizers.txt), which is undefined behaviour.
+// -DOMPGPU_FORK_BARRIER_ALIGNED=1 brings the aligned form back for experiments.
 #ifndef OMPGPU_FORK_BARRIER_ALIGNED
-#define OMPGPU_FORK_BARRIER_ALIGNED 1
+#define OMPGPU_FORK_BARRIER_ALIGNED 0
 #endif
 OMPGPU_DEV void fork_join_barrier() {
 #if OMPGPU_FORK_BARRIER_ALIGNED
@@ -54,6 +52,10 @@ OMPGPU_DEV void fork_join_barrier() {
   barrier_sync<BARRIER_FORK_JOIN>(blockDim.x);
 #endif
 }
+
+// The master's side of the same barrier: always non-aligned (the master is the one live
+// lane of its warp), so it stays correct when the workers use the aligned form.
+OMPGPU_DEV void master_fork_join_barrier() { barrier_sync<BARRIER_FORK_JOIN>(blockDim.x); }
 
 OMPGPU_DEV ForkWord load_fork_word() {
 #ifdef OMPGPU_EMU
@@ -129,8 +131,8 @@ OMPGPU_DEV void fork_go(int fn, void *args, int nt) {
   t.fork.size = (short)(nt > 0 ? team_size_for(nt) : 0);
   t.fork.args = args;
   t.ws_tag.word = 0x03020100u;  // dispatch ring: slot i free for loop i
-  fork_join_barrier();            // fork: the workers read the fork word
-  fork_join_barrier();            // join: the workers are done
+  master_fork_join_barrier();     // fork: the workers read the fork word
+  master_fork_join_barrier();     // join: the workers are done
 }
 
 OMPGPU_DEV void copy_pack(void *dst, const void *src, unsigned size) {
@@ -188,7 +190,7 @@ OMPGPU_DEV void kernel_end_generic() {
   detail::TeamState &t = detail::team();
   if (t.gbase) detail::release_global_slice();  // unbalanced push/pop: give the slice back
   t.fork.fn = WORK_EXIT;
-  detail::fork_join_barrier();
+  detail::master_fork_join_barrier();
 }
 
 // ---------------------------------------------------------------------------------------
