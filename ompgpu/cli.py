@@ -59,7 +59,6 @@ class UsageError(OmpgpuError):
 
 def parse_cc_args(argv: list[str]) -> Options:
     o = Options()
-    it = iter(range(len(argv)))
     i = 0
 
     def value(flag: str) -> str:
@@ -72,7 +71,6 @@ def parse_cc_args(argv: list[str]) -> Options:
             raise UsageError(f"argument to '{flag}' is missing")
         return argv[i]
 
-    del it
     while i < len(argv):
         a = argv[i]
         if a == "-o" or (a.startswith("-o") and len(a) > 2 and not a.startswith("-offload")):
@@ -127,8 +125,10 @@ def parse_cc_args(argv: list[str]) -> Options:
             o.remarks = True
         elif a.startswith("-Rpass"):
             pass  # other remark families: nothing to say
-        elif a in ("-Wall", "-Wextra", "-pedantic", "-fPIC", "-fpic", "-pthread", "-march=native"):
-            o.link_args.append(a) if a == "-pthread" else None
+        elif a == "-pthread":
+            o.link_args.append(a)
+        elif a in ("-Wall", "-Wextra", "-pedantic", "-fPIC", "-fpic", "-march=native"):
+            pass  # accepted for compatibility; the generated code chooses its own
         elif a.startswith("-W"):
             pass
         elif a.startswith("-") and a != "-":

@@ -37,7 +37,7 @@ def translate(path: str, opts: Options) -> Translation:
         return Translation(path, "", None, ())
     try:
         program = outline(bound)
-        device = generate_device(program, opts.mode)
+        device = generate_device(program)
         host = generate_host(program, device.kernel_names, opts.offload, device.globals)
     except OmpgpuError as exc:
         exc.coord = bound.coord_fixer.fix(exc.coord)

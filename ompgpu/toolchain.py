@@ -104,13 +104,19 @@ def host_cxx() -> str:
     return os.environ.get("CXX", "g++")
 
 
-def run(cmd: list[str], verbose: bool, what: str) -> None:
+def execute(cmd: list[str], verbose: bool, what: str) -> subprocess.CompletedProcess:
+    """Run a tool (echoed with -v), capturing its output; a missing tool is a ToolchainError."""
     if verbose:
         print(" ".join(cmd), file=sys.stderr)
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+        return subprocess.run(cmd, capture_output=True, text=True)
     except FileNotFoundError as exc:
         raise ToolchainError(f"cannot run {cmd[0]} ({what}): {exc.strerror}") from exc
+
+
+def run(cmd: list[str], verbose: bool, what: str) -> None:
+    """execute(), and a failing tool is a ToolchainError carrying its output."""
+    proc = execute(cmd, verbose, what)
     if proc.returncode != 0:
         detail = (proc.stderr or proc.stdout).strip()
         raise ToolchainError(f"{what} failed ({cmd[0]} exited with {proc.returncode}):\n{detail}")

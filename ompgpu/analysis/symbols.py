@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from ompgpu.parser.bind import OmpConstruct
+from ompgpu.parser.bind import OmpConstruct, enumerators
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,11 +82,8 @@ def _declare_tag(env: Env, t: c_ast.Node | None) -> None:
 
 
 def _declare_enumerators(env: Env, t: c_ast.Node | None) -> None:
-    while t is not None and not isinstance(t, c_ast.Enum):
-        t = getattr(t, "type", None)
-    if isinstance(t, c_ast.Enum) and t.values is not None:
-        for e in t.values.enumerators:
-            env.add(Symbol(e.name, "enumerator", e, True))
+    for e in enumerators(t):
+        env.add(Symbol(e.name, "enumerator", e, True))
 
 
 def param_decls(fn: c_ast.FuncDef) -> list[c_ast.Decl]:

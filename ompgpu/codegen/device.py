@@ -65,52 +65,41 @@ class DeviceOutput:
     globals: tuple[str, ...] = ()  # declare target variables whose device copies this file defines
 
 
-def generate_device(program: Program, mode: str = "auto") -> DeviceOutput:
-    return _DeviceGen(program, mode).run()
+def generate_device(program: Program) -> DeviceOutput:
+    return _DeviceGen(program).run()
 
 
 class _DeviceGen:
-    def __init__(self, program: Program, mode: str):
+    def __init__(self, program: Program):
         self.p = program
-        self.mode = mode
         self.workfns: list[WorkFunction] = []
         self.next_workfn_id = 0
         self.global_names: list[str] = []  # declare target variables defined here
         self.critical_names: set[str] = set()
         self.remarks: list[tuple[SourceCoord, str]] = []
-        self.device_functions: list[str] = []
         self.calls: dict[str, set[str]] = {}
         self.regions_of: dict[str, set[int]] = {}
 
     # -- call graph --------------------------------------------------------------
-    def _closure(self) -> list[str]:
-        todo = []
-        for k in self.p.kernels:
-            todo += region_uses(k.construct, k.env).calls
-        for name, fn in self.p.functions.items():
-            if name in self.p.bound.declare_target:
-                todo.append(name)
-        seen: list[str] = []
-        while todo:
-            name = todo.pop()
-            if name in seen or name in OMP_DEVICE_API:
-                continue
-            fn = self.p.functions.get(name)
-            if fn is None:
-                continue
-            seen.append(name)
-            todo += region_uses(fn.body, self.p.globals_env).calls
-        return seen
+    def _device_functions(self) -> set[str]:
+        """Functions defined in the file that device code reaches (declare target or called)."""
+        def defined(names):  # user definitions; the device omp_* API is the runtime's
+            return [c for c in names if c in self.p.functions and c not in OMP_DEVICE_API]
+
+        roots = [c for k in self.p.kernels for c in region_uses(k.construct, k.env).calls]
+        roots += [name for name in self.p.functions if name in self.p.bound.declare_target]
+        return _reachable(defined(roots), lambda f: defined(region_uses(self.p.functions[f].body, self.p.globals_env).calls))
 
     def run(self) -> DeviceOutput:
         names = unique_kernel_names(self.p.kernels)
-        device_fns = self._closure()
+        device_fns = self._device_functions()
         order = [n for n in self.p.functions if n in device_fns]  # source order
-        master_fns = self._master_reachable(order)
         fn_texts, protos = [], []
         for name in order:
             fn = self.p.functions[name]
-            em = _Emitter(self, name, self.p.globals_env, master=name in master_fns)
+            # Conservatively, any device function may run on a team's master: its shared
+            # locals go on the soft stack.
+            em = _Emitter(self, name, self.p.globals_env, master=True)
             text = em.function(fn)
             fn_texts.append(text)
             protos.append(em.prototype(fn))
@@ -123,15 +112,8 @@ class _DeviceGen:
             self.calls[kname] = em.called
         # Which work functions each kernel can reach (for its dispatch switch).
         for kt in kernels:
-            reach = set(self.regions_of.get(kt["name"], ()))
-            seen, todo = set(), list(self.calls.get(kt["name"], ()))
-            while todo:
-                f = todo.pop()
-                if f in seen:
-                    continue
-                seen.add(f)
-                reach |= self.regions_of.get(f, set())
-                todo += list(self.calls.get(f, ()))
+            code = _reachable([kt["name"]], lambda f: self.calls.get(f, ()))
+            reach = set().union(*(self.regions_of.get(f, set()) for f in code))
             kt["workfns"] = [w for w in self.workfns if w.id in reach]
             self.remarks.append((kt["coord"], f"kernel '{kt['name']}' uses generic (warp-specialized) mode: "
                                  f"{len(kt['workfns'])} parallel region(s) reachable"))
@@ -141,11 +123,6 @@ class _DeviceGen:
                       prototypes=protos, workfns=self.workfns, functions=fn_texts, kernels=kernels,
                       critical_names=sorted(self.critical_names), global_names=self.global_names)
         return DeviceOutput(cuda, names, self.remarks, tuple(self.global_names))
-
-    def _master_reachable(self, order: list[str]) -> set[str]:
-        """Device functions that a team's master may run (so their shared locals need the soft stack)."""
-        # Conservative: every device function may be called from master code.
-        return set(order)
 
     # -- declarations the device needs --------------------------------------------
     def _is_user_decl(self, node: c_ast.Node) -> bool:
@@ -206,14 +183,16 @@ def _cxx_name(name: str) -> str:
     return f"{name}__c" if name in CXX_KEYWORDS else name
 
 
+def _named(t: c_ast.Node, name: str | None) -> c_ast.Node:
+    """A copy of type t whose declarator names `name` (abstract when None)."""
+    t = copy.deepcopy(t)
+    _set_declname(t, name)
+    return t
+
+
 def type_string(t: c_ast.Node, name: str | None = None) -> str:
     """C declarator text for type t declaring `name` (abstract when name is None)."""
-    t = copy.deepcopy(t)
-    inner = t
-    while not isinstance(inner, c_ast.TypeDecl):
-        inner = inner.type
-    inner.declname = name
-    return CGen()._generate_type(t)
+    return CGen()._generate_type(_named(t, name))
 
 
 def decay(t: c_ast.Node) -> c_ast.Node:
@@ -227,7 +206,6 @@ def decay(t: c_ast.Node) -> c_ast.Node:
 class _Loop:
     var: str
     var_type: str
-    declared: bool
     lb: str
     ub: str  # exclusive when step > 0 (after adjusting <=), for step < 0 the other way
     step: str
@@ -246,7 +224,6 @@ class _Emitter(CGen):
         self.escaping: set[int] = set()  # id(decl) of locals that live on the soft stack
         self.called: set[str] = set()
         self.in_region = 0
-        self.red_targets: dict[str, str] = {}
 
     # -- entry points -----------------------------------------------------------
     def prototype(self, fn: c_ast.FuncDef) -> str:
@@ -312,8 +289,7 @@ class _Emitter(CGen):
                 "privates": privates, "body": text, "max_threads": 1024}
 
     def _declare_private(self, sym: Symbol) -> str:
-        t = sym.type
-        return type_string(t, _cxx_name(sym.name)) + ";"
+        return type_string(sym.type, _cxx_name(sym.name)) + ";"
 
     # -- scopes ---------------------------------------------------------------------
     def visit_Compound(self, n):
@@ -347,7 +323,7 @@ class _Emitter(CGen):
         if not is_esc:
             if n.init is not None and _is_alloc_call(n.init) and is_pointer(n.type):
                 d = copy.copy(n)
-                d.init = c_ast.Cast(c_ast.Typename(None, [], None, _abstract(n.type)), n.init)
+                d.init = c_ast.Cast(c_ast.Typename(None, [], None, _named(n.type, None)), n.init)
                 return super().visit_Decl(d)
             return super().visit_Decl(n)
         # A master variable that a parallel region shares: globally addressable storage.
@@ -445,22 +421,20 @@ class _Emitter(CGen):
         pack = f"{wname}_args"
         fields, inits, unpack = [], [], []
         for sym in sharing.by_pointer:
-            vt = self._var_type(sym)
             name = _cxx_name(sym.name)
-            fields.append(type_string(c_ast.PtrDecl([], vt), name) + ";")
-            inits.append(f"&{name}" if not is_array(vt) else f"&{name}")
+            fields.append(type_string(c_ast.PtrDecl([], sym.type), name) + ";")
+            inits.append(f"&{name}")
             unpack.append(f"auto &{name} = *__pack->{name};")
         for sym in sharing.by_value:
-            vt = self._var_type(sym)
             name = _cxx_name(sym.name)
-            fields.append(type_string(decay(vt), name) + ";")
+            fields.append(type_string(decay(sym.type), name) + ";")
             inits.append(name)
             unpack.append(f"auto {name} = __pack->{name};")
         for ftype, fname, fvalue in extra_values:
             fields.append(f"{ftype} {fname};")
             inits.append(fvalue)
             unpack.append(f"const {ftype} {fname} = __pack->{fname};")
-        privates = [type_string(self._var_type(s), _cxx_name(s.name)) + ";" for s in sharing.private
+        privates = [type_string(s.type, _cxx_name(s.name)) + ";" for s in sharing.private
                     if s.name not in _loop_var_names(n.body, collapse_depth(d))]
         # Body of the work function: a fresh emitter context where captured names are locals.
         sub = _Emitter(self.g, self.owner, self.env, master=False)
@@ -481,9 +455,6 @@ class _Emitter(CGen):
         return render("fork.j2", id=wid, wname=wname, pack=pack, inits=inits,
                       num_threads=nt.expr.text if nt else "0", if_cond=ifc.expr.text if ifc else None)
 
-    def _var_type(self, sym: Symbol) -> c_ast.Node:
-        return sym.type
-
     def _inner(self, n: OmpConstruct, range_from: tuple[str, str] | None) -> str:
         """The construct combined under `parallel` (for, sections, ...), inside the work function."""
         leaf = n.directive.leaves[0]
@@ -500,21 +471,16 @@ class _Emitter(CGen):
         return self._distribute(OmpConstruct(dataclasses.replace(d, name="distribute parallel for"), n.body, n.coord))
 
     def _analyze_loops(self, d: Directive, body: c_ast.Node) -> list[_Loop]:
-        depth = collapse_depth(d)
-        nest = loop_nest(body, depth)
-        loops = []
-        for f in nest:
-            loops.append(self._canonical(f, d))
-        return loops
+        return [self._canonical(f, d) for f in loop_nest(body, collapse_depth(d))]
 
     def _canonical(self, f: c_ast.For, d: Directive) -> _Loop:
         err = lambda why: UnsupportedError(f"loop of '#pragma omp {d.name}' is not in canonical form ({why})", self._coord(f))  # noqa: E731
         init = f.init
         if isinstance(init, c_ast.DeclList) and len(init.decls) == 1:
             decl = init.decls[0]
-            var, vtype, declared, lb = decl.name, type_string(decl.type), True, decl.init
+            var, vtype, lb = decl.name, type_string(decl.type), decl.init
         elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
-            var, declared, lb = init.lvalue.name, False, init.rvalue
+            var, lb = init.lvalue.name, init.rvalue
             sym = self.env.lookup(var)
             vtype = type_string(sym.type) if sym is not None and sym.type is not None else "long long"
         else:
@@ -534,7 +500,7 @@ class _Emitter(CGen):
         step = _loop_step(f.next, var)
         if step is None:
             raise err("expected ++, --, += or -= of the loop variable as the increment")
-        return _Loop(_cxx_name(var), vtype, declared, self.visit(lb), self.visit(ub), step if isinstance(step, str) else self.visit(step), op)
+        return _Loop(_cxx_name(var), vtype, self.visit(lb), self.visit(ub), step if isinstance(step, str) else self.visit(step), op)
 
     def _loop_code(self, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str | None,
                    range_from: tuple[str, str] | None, lastprivate: list[str], nowait: bool, barrier: bool) -> str:
@@ -667,8 +633,6 @@ class _Emitter(CGen):
                 x, op, e, _ = self._update_expr(a)
                 if self.visit(b.rvalue) == x:
                     return f"{self.visit(b.lvalue)} = ompgpu_atomic_update_new(ompgpu::{op}, &({x}), {e});\n"
-                if isinstance(a, c_ast.Assignment) and a.op == "=":
-                    pass
             if isinstance(a, c_ast.Assignment) and a.op == "=" and isinstance(b, c_ast.Assignment) and b.op == "=" \
                     and self.visit(a.rvalue) == self.visit(b.lvalue):
                 # { v = x; x = e; }: atomic exchange
@@ -699,15 +663,6 @@ def _combined_with_parallel(k: Kernel) -> bool:
 
 def _is_alloc_call(n) -> bool:
     return isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in ("malloc", "calloc", "realloc")
-
-
-def _abstract(t):
-    t = copy.deepcopy(t)
-    inner = t
-    while not isinstance(inner, c_ast.TypeDecl):
-        inner = inner.type
-    inner.declname = None
-    return t
 
 
 def _loop_step(nxt, var):
@@ -780,7 +735,19 @@ class _EscapeFinder(ScopedVisitor):
 
 
 
-def _set_declname(t: c_ast.Node, name: str) -> None:
+def _set_declname(t: c_ast.Node, name: str | None) -> None:
     while not isinstance(t, c_ast.TypeDecl):
         t = t.type
     t.declname = name
+
+
+def _reachable(roots, successors) -> set:
+    """Every node reachable from `roots` (roots included) in the graph `successors` describes."""
+    seen: set = set()
+    todo = list(roots)
+    while todo:
+        node = todo.pop()
+        if node not in seen:
+            seen.add(node)
+            todo.extend(successors(node))
+    return seen

@@ -8,9 +8,11 @@ host compiler builds with -fopenmp. Line markers keep the user's line numbers.
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
+from ompgpu.analysis.symbols import is_pointer, resolve_typedef
 from ompgpu.codegen.render import render
 from ompgpu.errors import OmpSyntaxError, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, struct_member_map, whole_struct, target_kind
@@ -92,14 +94,10 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
                           use_device_ptr=udp)
         fn = {"target enter data": "ompgpu_target_data_begin", "target exit data": "ompgpu_target_data_end",
               "target update": "ompgpu_target_update"}[d.name]
-        if d.has("nowait") or d.has("depend"):
-            pass  # executed synchronously: an allowed schedule of a deferred task
+        # nowait/depend: executed synchronously, an allowed schedule of a deferred task.
         return render("host_standalone.j2", fn=fn, loc=loc_name, maps=maps, device=device, if_cond=if_cond)
 
-    top = []
-    for s in sorted(spans, key=lambda s: (s[0], -s[1])):
-        top.append(s)
-    body = replace(0, len(text), top)
+    body = replace(0, len(text), sorted(spans, key=lambda s: (s[0], -s[1])))
     body = _rename_host_api(body, pre)
     return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body, globals=device_globals)
 
@@ -115,8 +113,6 @@ def _rename_host_api(text: str, pre) -> str:
 
 def _line_marker(pre, text: str, offset: int, line_starts: list[int]) -> str:
     """A line marker naming the user's line of the preprocessed text at `offset`."""
-    import bisect
-
     idx = bisect.bisect_right(line_starts, offset) - 1
     if offset > line_starts[idx] and idx + 1 < len(line_starts):
         return ""  # mid-line: the rest of this line continues as is
@@ -170,8 +166,6 @@ def _section_entry(item: ListItem, flags: str, is_pointer: bool) -> MapEntry:
 
 
 def _kernel_maps(k: Kernel) -> list[MapEntry]:
-    from ompgpu.analysis.symbols import is_pointer, resolve_typedef
-
     entries = []
     used = set()
     mods = {}

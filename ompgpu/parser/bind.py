@@ -422,20 +422,20 @@ def _declared_names(node: c_ast.Node) -> list[str]:
         return [node.decl.name]
     if isinstance(node, (c_ast.Decl, c_ast.Typedef)):
         names = [node.name] if node.name else []
-        return names + _enumerators(node.type)
+        return names + [e.name for e in enumerators(node.type)]
     return []
 
 
-def _enumerators(t: c_ast.Node | None) -> list[str]:
+def enumerators(t: c_ast.Node | None) -> list[c_ast.Enumerator]:
     """Enumeration constants defined anywhere in a type (C gives them the enclosing scope)."""
-    found: list[str] = []
+    found: list[c_ast.Enumerator] = []
     stack = [t]
     while stack:
         n = stack.pop()
         if n is None:
             continue
         if isinstance(n, c_ast.Enum) and n.values is not None:
-            found += [e.name for e in n.values.enumerators]
+            found += n.values.enumerators
         elif isinstance(n, (c_ast.Struct, c_ast.Union)):
             stack += [d.type for d in n.decls or []]
         elif isinstance(n, c_ast.FuncDecl):

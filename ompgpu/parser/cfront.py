@@ -10,13 +10,13 @@ position back to the user's file and line through gcc's line markers.
 from __future__ import annotations
 
 import re
-import subprocess
 from dataclasses import dataclass
 
 from pycparser import c_ast, c_parser
 from pycparser.c_parser import ParseError
 
-from ompgpu.errors import CSyntaxError, SourceCoord, ToolchainError
+from ompgpu.errors import CSyntaxError, SourceCoord
+from ompgpu.toolchain import execute
 
 # Keywords whose parenthesised argument is a GNU extension pycparser does not know.
 _BLANK_WITH_PARENS = frozenset({"__attribute__", "__attribute", "__asm__", "__asm", "asm", "__declspec"})
@@ -80,15 +80,7 @@ class PreprocessedUnit:
 
 def preprocess(path: str, cc: str = "gcc", cpp_args: tuple[str, ...] = (), verbose: bool = False) -> PreprocessedUnit:
     """Run the system preprocessor with -fopenmp so `_Pragma("omp ...")` becomes `#pragma omp`."""
-    cmd = [cc, "-E", "-fopenmp", *cpp_args, path]
-    if verbose:
-        import sys
-
-        print(" ".join(cmd), file=sys.stderr)
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-    except FileNotFoundError as exc:
-        raise ToolchainError(f"cannot run the C preprocessor '{cc}': {exc.strerror}") from exc
+    proc = execute([cc, "-E", "-fopenmp", *cpp_args, path], verbose, "the C preprocessor")
     if proc.returncode != 0:
         # cpp already printed gcc-style diagnostics; pass them on verbatim.
         raise CppFailed(proc.stderr.rstrip())
