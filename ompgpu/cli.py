@@ -24,7 +24,7 @@ Options of `ompgpu cc` (gcc/clang conventions):
   --offload-arch=sm_XX    GPU architecture (default sm_90)
   --offload=cuda|emu|none cuda: run on the GPU (default); emu: run device code on the CPU
                           emulator; none: host code only (target regions run on the host)
-  --mode=auto|generic    kernel execution mode (spmd: not supported yet)
+  --mode=auto|generic|spmd  kernel execution mode (auto: SPMD where legal; spmd where not legal is an error)
   --emit-cuda             write the generated device code to -o FILE (or stdout)
   -save-temps             keep the intermediate files in the current folder
   -Rpass=ompgpu           remarks: the mode of each kernel and why
@@ -116,8 +116,6 @@ def parse_cc_args(argv: list[str]) -> Options:
             mode = a.split("=", 1)[1]
             if mode not in ("auto", "generic", "spmd"):
                 raise UsageError(f"invalid --mode '{mode}' (expected auto, generic or spmd)")
-            if mode == "spmd":  # never ignore a forced mode: every kernel is generic today
-                raise UsageError("--mode=spmd is not supported yet (every kernel is compiled in generic mode)")
             o.mode = mode
         elif a == "--emit-cuda":
             o.emit_cuda = True

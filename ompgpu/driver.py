@@ -15,6 +15,7 @@ from ompgpu.errors import OmpgpuError
 from ompgpu.outliner.outline import outline
 from ompgpu.parser.bind import bind_pragmas
 from ompgpu.parser.cfront import parse_c, preprocess
+from ompgpu.plan.mode import plan_kernels
 from ompgpu.toolchain import (DEVICE_RT, EMU_HEADER, EMU_RT, HOST_RT, find_cuda, host_cc, host_cxx, host_openmp_flags, run,
                               runtime_library)
 
@@ -38,8 +39,8 @@ def translate(path: str, opts: Options) -> Translation:
         return Translation(path, "", None, ())
     try:
         program = outline(bound)
-        device = generate_device(program)
-        host = generate_host(program, device.kernel_names, opts.offload, device.globals)
+        device = generate_device(program, plan_kernels(program, opts.mode))
+        host = generate_host(program, device.kernel_names, opts.offload, device.globals, device.kernel_modes)
     except OmpgpuError as exc:
         exc.coord = bound.coord_fixer.fix(exc.coord)
         raise

@@ -97,6 +97,13 @@ def param_decls(fn: c_ast.FuncDef) -> list[c_ast.Decl]:
 # ---------------------------------------------------------------------------
 # Types
 
+def decay(t: c_ast.Node) -> c_ast.Node:
+    """Array type -> pointer to its element type."""
+    if isinstance(t, c_ast.ArrayDecl):
+        return c_ast.PtrDecl([], t.type)
+    return t
+
+
 def is_array(t: c_ast.Node | None) -> bool:
     return isinstance(t, c_ast.ArrayDecl)
 

@@ -12,30 +12,17 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast, c_generator
 
-from ompgpu.analysis.symbols import Env, ScopedVisitor, Symbol, declare, is_array, is_pointer, param_decls, region_uses, resolve_typedef
+from ompgpu.analysis.library import DEVICE_LIBRARY, OMP_DEVICE_API
+from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare, is_array, is_pointer, param_decls, region_uses,
+                                     resolve_typedef)
 from ompgpu.codegen.render import render
 from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError
-from ompgpu.outliner.outline import DEVICE_UNSUPPORTED, Capture, Kernel, Program, Sharing, region_sharing, unique_kernel_names
-from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest
+from ompgpu.outliner.outline import (DEVICE_UNSUPPORTED, Capture, Kernel, Program, Sharing, kernel_scope, region_sharing,
+                                     unique_kernel_names)
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest, loop_var_names
 from ompgpu.parser.directives import Directive
+from ompgpu.plan.mode import KernelPlan
 
-# Functions a kernel may call without a definition in the file: CUDA provides them on the device.
-DEVICE_LIBRARY = frozenset("""
-printf malloc free memcpy memset memcmp abs labs llabs
-sqrt sqrtf cbrt cbrtf exp expf exp2 exp2f expm1 expm1f log logf log2 log2f log10 log10f log1p log1pf
-pow powf sin sinf cos cosf tan tanf asin asinf acos acosf atan atanf atan2 atan2f sinh sinhf cosh coshf
-tanh tanhf asinh acosh atanh fabs fabsf floor floorf ceil ceilf round roundf trunc truncf fmod fmodf
-fmin fminf fmax fmaxf hypot hypotf erf erff erfc erfcf lround lroundf llround rint rintf nearbyint
-copysign copysignf fma fmaf ldexp ldexpf frexp frexpf modf modff rsqrt rsqrtf isnan isinf isfinite signbit
-tgamma lgamma remainder remainderf fdim fdimf nan nanf __assert_fail
-""".split())
-OMP_DEVICE_API = frozenset("""
-omp_get_thread_num omp_get_num_threads omp_get_team_num omp_get_num_teams omp_get_level omp_get_active_level
-omp_in_parallel omp_get_max_threads omp_get_thread_limit omp_get_num_procs omp_is_initial_device omp_get_wtime
-omp_get_wtick omp_get_ancestor_thread_num omp_get_team_size omp_get_device_num omp_init_lock omp_destroy_lock
-omp_set_lock omp_unset_lock omp_test_lock omp_init_nest_lock omp_destroy_nest_lock omp_set_nest_lock
-omp_unset_nest_lock omp_test_nest_lock omp_get_num_devices omp_get_default_device
-""".split())
 CXX_KEYWORDS = frozenset("""
 new delete class this template typename namespace using operator private public protected virtual friend
 try catch throw explicit mutable export bool true false nullptr decltype constexpr noexcept static_cast
@@ -61,17 +48,19 @@ class WorkFunction:
 class DeviceOutput:
     cuda: str
     kernel_names: dict[int, str]
+    kernel_modes: dict[int, str]  # by id(kernel): "spmd" or "generic"
     remarks: list[tuple[SourceCoord, str]] = field(default_factory=list)
     globals: tuple[str, ...] = ()  # declare target variables whose device copies this file defines
 
 
-def generate_device(program: Program) -> DeviceOutput:
-    return _DeviceGen(program).run()
+def generate_device(program: Program, plans: dict[int, KernelPlan]) -> DeviceOutput:
+    return _DeviceGen(program, plans).run()
 
 
 class _DeviceGen:
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, plans: dict[int, KernelPlan]):
         self.p = program
+        self.plans = plans
         self.workfns: list[WorkFunction] = []
         self.next_workfn_id = 0
         self.global_names: list[str] = []  # declare target variables defined here
@@ -107,7 +96,7 @@ class _DeviceGen:
         kernels = []
         for k in self.p.kernels:
             kname = names[id(k)]
-            em = _Emitter(self, kname, k.env, master=True)
+            em = _Emitter(self, kname, k.env, master=True, plan=self.plans[id(k)])
             kernels.append(em.kernel(k, kname))
             self.calls[kname] = em.called
         # Which work functions each kernel can reach (for its dispatch switch).
@@ -115,14 +104,14 @@ class _DeviceGen:
             code = _reachable([kt["name"]], lambda f: self.calls.get(f, ()))
             reach = set().union(*(self.regions_of.get(f, set()) for f in code))
             kt["workfns"] = [w for w in self.workfns if w.id in reach]
-            self.remarks.append((kt["coord"], f"kernel '{kt['name']}' uses generic (warp-specialized) mode: "
-                                 f"{len(kt['workfns'])} parallel region(s) reachable"))
+            self.remarks.append((kt["coord"], _mode_remark(kt["name"], kt["plan"], len(kt["workfns"]))))
         types = self._type_decls()
         globals_ = self._device_globals()
         cuda = render("device.cu.j2", source=self.p.bound.pre.path, types=types, globals=globals_,
                       prototypes=protos, workfns=self.workfns, functions=fn_texts, kernels=kernels,
                       critical_names=sorted(self.critical_names), global_names=self.global_names)
-        return DeviceOutput(cuda, names, self.remarks, tuple(self.global_names))
+        modes = {id(k): self.plans[id(k)].mode for k in self.p.kernels}
+        return DeviceOutput(cuda, names, modes, self.remarks, tuple(self.global_names))
 
     # -- declarations the device needs --------------------------------------------
     def _is_user_decl(self, node: c_ast.Node) -> bool:
@@ -195,13 +184,6 @@ def type_string(t: c_ast.Node, name: str | None = None) -> str:
     return CGen()._generate_type(_named(t, name))
 
 
-def decay(t: c_ast.Node) -> c_ast.Node:
-    """Array type -> pointer to its element type."""
-    if isinstance(t, c_ast.ArrayDecl):
-        return c_ast.PtrDecl([], t.type)
-    return t
-
-
 @dataclass
 class _Loop:
     var: str
@@ -215,9 +197,14 @@ class _Loop:
 class _Emitter(CGen):
     """Prints one device function, kernel or work function."""
 
-    def __init__(self, gen: _DeviceGen, owner: str, env: Env, master: bool):
+    def __init__(self, gen: _DeviceGen, owner: str, env: Env, master: bool, plan: KernelPlan | None = None):
         super().__init__()
         self.g = gen
+        # The plan of the kernel this code belongs to; None for device functions, which any
+        # kernel may call and so use the runtime's dynamic (mode-independent) entry points.
+        self.plan = plan
+        self.spmd = plan is not None and plan.mode == "spmd"
+        self.lean = self.spmd and plan.lean
         self.owner = owner
         self.env = env.child()
         self.master = master  # code that a team's master may run (forks, soft stack)
@@ -254,15 +241,10 @@ class _Emitter(CGen):
 
     def kernel(self, k: Kernel, kname: str) -> dict:
         body = k.body
-        # Inside the kernel every capture is a local of the kernel (a parameter or an alias of
-        # one); a captured array arrives as a pointer to its first element.
-        for cap in k.captures:
-            t = resolve_typedef(cap.sym.type, k.env)
-            decl = copy.copy(cap.sym.decl)
-            if cap.how == "pointer" and isinstance(t, c_ast.ArrayDecl):
-                decl.type = decay(t)
-            self.env.add(Symbol(cap.name, "var", decl, is_global=False, is_param=True))
-        self.escaping = _escaping_locals(body, self.env)
+        self.env = kernel_scope(k)
+        # In SPMD mode no serial local is shared with a region (the plan checked it): nothing
+        # goes on the soft stack, every thread keeps its own copy of the serial code's locals.
+        self.escaping = set() if self.spmd else _escaping_locals(body, self.env)
         params, aliases, promotions = [], [], []
         for cap in k.captures:
             t = resolve_typedef(cap.sym.type, k.env)
@@ -284,9 +266,10 @@ class _Emitter(CGen):
             reds = [{"op": RED_OPS[c.op], "name": _cxx_name(item.name)}
                     for c in k.teams.clauses if c.kind == "reduction" for item in c.items]
             if reds:
-                text = render("reduction_scope.j2", reds=reds, body=text, barrier=False)
+                text = render("reduction_scope.j2", reds=reds, body=text, barrier=False, lean=self.lean)
         return {"name": kname, "coord": k.coord, "params": params, "aliases": aliases, "promotions": promotions,
-                "privates": privates, "body": text, "max_threads": 1024}
+                "privates": privates, "body": text, "max_threads": 1024, "plan": self.plan,
+                "mode": self.plan.mode, "lean": self.plan.lean, "combined": self.plan.combined}
 
     def _declare_private(self, sym: Symbol) -> str:
         return type_string(sym.type, _cxx_name(sym.name)) + ";"
@@ -404,7 +387,7 @@ class _Emitter(CGen):
         body = n.body
         loop_vars: tuple[str, ...] = ()
         if rest and rest[0] in ("for", "loop"):
-            loop_vars = _loop_var_names(body, collapse_depth(d))
+            loop_vars = loop_var_names(body, collapse_depth(d))
         elif rest and rest[0] not in ("for", "sections", "simd", "master", "masked", "loop"):
             raise UnsupportedError(f"'#pragma omp {d.name}' is not supported yet", d.coord)
         sharing = region_sharing(n, body, self.env, loop_vars=loop_vars)
@@ -435,9 +418,9 @@ class _Emitter(CGen):
             inits.append(fvalue)
             unpack.append(f"const {ftype} {fname} = __pack->{fname};")
         privates = [type_string(s.type, _cxx_name(s.name)) + ";" for s in sharing.private
-                    if s.name not in _loop_var_names(n.body, collapse_depth(d))]
+                    if s.name not in loop_var_names(n.body, collapse_depth(d))]
         # Body of the work function: a fresh emitter context where captured names are locals.
-        sub = _Emitter(self.g, self.owner, self.env, master=False)
+        sub = _Emitter(self.g, self.owner, self.env, master=False, plan=self.plan)
         sub.in_region = 1
         sub.called = self.called
         if inner is not None:
@@ -446,13 +429,18 @@ class _Emitter(CGen):
             body_text = sub._stmt_text(n.body)
         reds = [{"op": RED_OPS[op], "name": _cxx_name(sym.name)} for op, sym in sharing.reductions]
         if reds:
-            body_text = render("reduction_scope.j2", reds=reds, body=body_text, barrier=False)
+            body_text = render("reduction_scope.j2", reds=reds, body=body_text, barrier=False, lean=self.lean)
         wf_body = render("workfn_body.j2", pack=pack, unpack=unpack, privates=privates, body=body_text)
         self.g.workfns.append(WorkFunction(wid, wname, pack, fields, wf_body, self.owner))
         self.g.regions_of.setdefault(self.owner, set()).add(wid)
         nt = d.clause("num_threads")
         ifc = d.clause("if")
-        return render("fork.j2", id=wid, wname=wname, pack=pack, inits=inits,
+        combined = self.plan is not None and self.plan.combined
+        # Only a team-level region is run by the whole block in SPMD mode; a region nested in
+        # another takes the generic fork site, which serializes it (no master to fork from).
+        spmd_site = self.spmd and self.in_region == 0
+        return render("fork.j2", id=wid, wname=wname, pack=pack, inits=inits, mode="spmd" if spmd_site else "generic",
+                      bracket=spmd_site and not self.lean and not combined, join=spmd_site and self.lean and not combined,
                       num_threads=nt.expr.text if nt else "0", if_cond=ifc.expr.text if ifc else None)
 
     def _inner(self, n: OmpConstruct, range_from: tuple[str, str] | None) -> str:
@@ -516,7 +504,7 @@ class _Emitter(CGen):
         divisors = [" * ".join(f"__n{j}" for j in range(k + 1, len(loops))) or "1" for k in range(len(loops))]
         return render("loop.j2", loops=loops, divisors=divisors, schedule=schedule_kind, chunk=chunk, body=body_text,
                       range_from=range_from, lastprivate=[_cxx_name(v) for v in lastprivate],
-                      loop_var_names=[l.var for l in loops], barrier=barrier and not nowait)
+                      loop_var_names=[l.var for l in loops], barrier=barrier and not nowait, lean=self.lean)
 
     def _declare_loop_var(self, f: c_ast.For) -> None:
         if isinstance(f.init, c_ast.DeclList):
@@ -545,7 +533,7 @@ class _Emitter(CGen):
                                     for c in d.clauses if c.kind == "reduction" for item in c.items]
         text = self._loop_code(d, n.body, kind, chunk, range_from, lastp, d.has("nowait"), barrier=not reds)
         if reds:
-            text = render("reduction_scope.j2", reds=reds, body=text, barrier=not d.has("nowait"))
+            text = render("reduction_scope.j2", reds=reds, body=text, barrier=not d.has("nowait"), lean=self.lean)
         return text
 
     def _distribute(self, n: OmpConstruct) -> str:
@@ -563,7 +551,7 @@ class _Emitter(CGen):
         # distribute parallel for: this team's block of iterations, then a parallel for over it.
         loops = self._analyze_loops(d, n.body)
         pf = OmpConstruct(dataclasses.replace(d, name=" ".join(rest)), n.body, n.coord)
-        loop_vars = _loop_var_names(n.body, collapse_depth(d))
+        loop_vars = loop_var_names(n.body, collapse_depth(d))
         sharing = region_sharing(pf, n.body, self.env, loop_vars=loop_vars)
         fork = self._outline(pf, sharing, inner=dataclasses.replace(d, name=" ".join(rest[1:])),
                              extra_values=(("long long", "__dist_lo", "__dist_lo"), ("long long", "__dist_hi", "__dist_hi")),
@@ -657,6 +645,20 @@ class _Emitter(CGen):
         return None
 
 
+def _mode_remark(kname: str, plan: KernelPlan, regions: int) -> str:
+    if plan.mode == "spmd":
+        text = f"kernel '{kname}' runs in SPMD mode; elided: {', '.join(plan.elided)}"
+        if plan.needs_state is not None:
+            text += f"; team state kept for {plan.needs_state.why} at {plan.needs_state.coord}"
+        return text
+    text = f"kernel '{kname}' uses generic (warp-specialized) mode: {regions} parallel region(s) reachable"
+    if plan.not_spmd is not None:
+        text += f"; not SPMD because of {plan.not_spmd.coord}: {plan.not_spmd.why}"
+    else:
+        text += "; SPMD was legal but --mode=generic forced generic"
+    return text
+
+
 def _combined_with_parallel(k: Kernel) -> bool:
     return k.teams is not None and "parallel" in k.teams.leaves
 
@@ -680,16 +682,6 @@ def _loop_step(nxt, var):
             if r.op == "+" and isinstance(r.right, c_ast.ID) and r.right.name == var:
                 return r.left
     return None
-
-
-def _loop_var_names(body, depth: int) -> tuple[str, ...]:
-    names = []
-    for f in loop_nest(body, depth):
-        if isinstance(f.init, c_ast.DeclList):
-            names += [d.name for d in f.init.decls]
-        elif isinstance(f.init, c_ast.Assignment) and isinstance(f.init.lvalue, c_ast.ID):
-            names.append(f.init.lvalue.name)
-    return tuple(names)
 
 
 def _escaping_locals(body, env: Env) -> set[int]:
@@ -717,14 +709,14 @@ class _EscapeFinder(ScopedVisitor):
         if "parallel" in leaves:
             idx = leaves.index("parallel")
             rest = leaves[idx + 1:]
-            loop_vars = _loop_var_names(n.body, collapse_depth(d)) if rest and rest[0] in ("for", "loop") else ()
+            loop_vars = loop_var_names(n.body, collapse_depth(d)) if rest and rest[0] in ("for", "loop") else ()
             sharing = region_sharing(n, n.body, self.env, loop_vars=loop_vars)
             for sym in sharing.by_pointer:
                 if not sym.is_global:
                     self.found.add(id(sym.decl))
             return  # code inside the region runs on workers: nothing there escapes
         if leaves[0] == "loop" or (leaves[0] == "teams" and "loop" in leaves):
-            sharing = region_sharing(n, n.body, self.env, loop_vars=_loop_var_names(n.body, collapse_depth(d)))
+            sharing = region_sharing(n, n.body, self.env, loop_vars=loop_var_names(n.body, collapse_depth(d)))
             for sym in sharing.by_pointer:
                 if not sym.is_global:
                     self.found.add(id(sym.decl))

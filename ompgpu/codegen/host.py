@@ -39,7 +39,8 @@ class MapEntry:
     name: str
 
 
-def generate_host(program: Program, kernel_names: dict[int, str], offload: str, device_globals: tuple[str, ...] = ()) -> str:
+def generate_host(program: Program, kernel_names: dict[int, str], offload: str, device_globals: tuple[str, ...] = (),
+                  kernel_modes: dict[int, str] | None = None) -> str:
     pre = program.bound.pre
     text = pre.text
     if offload == "none":
@@ -80,11 +81,14 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
         if target_kind(d) == "kernel":
             k = kernels[id(c)]
             kname = kernel_names[id(k)]
-            descs.append(_kernel_desc(k, kname, offload))
+            descs.append(_kernel_desc(k, kname, offload, (kernel_modes or {}).get(id(k), "generic")))
             teams = k.teams
+            spmd = (kernel_modes or {}).get(id(k)) == "spmd"
             return render("host_target.j2", kd=f"__ompgpu_kd_{kname}", maps=_kernel_maps(k), device=device, if_cond=if_cond,
                           num_teams=(_clause_expr(teams, "num_teams") if teams else None) or "0",
                           thread_limit=(_clause_expr(teams, "thread_limit") if teams else None) or _clause_expr(d, "thread_limit") or "0",
+                          # SPMD: the combined region's num_threads is the block size.
+                          num_threads=_clause_expr(d, "num_threads") if spmd else None,
                           fallback=_line_marker(pre, text, start, line_starts) + text[start:end])
         maps = _data_maps(d)
         if d.name == "target data":
@@ -226,9 +230,9 @@ def _looks_pointer(item: ListItem) -> bool:
     return bool(item.sections)
 
 
-def _kernel_desc(k: Kernel, kname: str, offload: str) -> dict:
+def _kernel_desc(k: Kernel, kname: str, offload: str, mode: str) -> dict:
     return {"var": f"__ompgpu_kd_{kname}", "name": kname, "file": k.coord.file, "line": k.coord.line, "col": k.coord.col,
-            "mode": "OMPGPU_MODE_GENERIC", "launch": f"__ompgpu_launch_{kname}", "default_threads": 0,
+            "mode": "OMPGPU_MODE_SPMD" if mode == "spmd" else "OMPGPU_MODE_GENERIC", "launch": f"__ompgpu_launch_{kname}", "default_threads": 0,
             # A target region without teams runs as one team.
             "static_teams": 0 if k.teams is not None else 1}
 

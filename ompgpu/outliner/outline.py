@@ -10,11 +10,13 @@ to find which master variables must live on the soft stack.
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from ompgpu.analysis.symbols import Env, ScopedVisitor, Symbol, declare, is_aggregate, is_array, is_pointer, param_decls, region_uses, resolve_typedef
+from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare, is_aggregate, is_array, is_pointer, param_decls,
+                                     region_uses, resolve_typedef)
 from ompgpu.errors import SourceCoord, UnsupportedError
 from ompgpu.parser.bind import BoundUnit, OmpConstruct
 from ompgpu.parser.directives import Directive, ListItem
@@ -89,6 +91,19 @@ def outline(bound: BoundUnit) -> Program:
         elif not isinstance(node, OmpConstruct):
             declare(genv, node)
     return Program(bound, tuple(kernels), functions, genv, tuple(host))
+
+
+def kernel_scope(k: Kernel) -> Env:
+    """The scope of the kernel's body: every capture is a local of the kernel (a parameter or an
+    alias of one); a captured array arrives as a pointer to its first element."""
+    env = k.env.child()
+    for cap in k.captures:
+        t = resolve_typedef(cap.sym.type, k.env)
+        decl = copy.copy(cap.sym.decl)
+        if cap.how == "pointer" and isinstance(t, c_ast.ArrayDecl):
+            decl.type = decay(t)
+        env.add(Symbol(cap.name, "var", decl, is_global=False, is_param=True))
+    return env
 
 
 def target_kind(d: Directive) -> str | None:

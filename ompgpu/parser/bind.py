@@ -155,6 +155,17 @@ def loop_nest(stmt: c_ast.Node, depth: int) -> list[c_ast.For]:
     return loops
 
 
+def loop_var_names(body: c_ast.Node, depth: int) -> tuple[str, ...]:
+    """Names of the loop variables of the `depth` loops of the nest at `body` (private to a loop construct)."""
+    names = []
+    for f in loop_nest(body, depth):
+        if isinstance(f.init, c_ast.DeclList):
+            names += [d.name for d in f.init.decls]
+        elif isinstance(f.init, c_ast.Assignment) and isinstance(f.init.lvalue, c_ast.ID):
+            names.append(f.init.lvalue.name)
+    return tuple(names)
+
+
 def collapse_depth(d: Directive) -> int:
     c = d.clause("collapse")
     if isinstance(c, ExprClause) and c.expr is not None:

@@ -1,5 +1,7 @@
 """Tier 2: every run-and-check program, compiled by `ompgpu cc --offload=emu`, runs its
-target regions through the device emulator on the CPU and prints the expected output."""
+target regions through the device emulator on the CPU and prints the expected output, in
+both execution modes: `--mode=auto` (SPMD wherever the planner proves it legal) and
+`--mode=generic` (every kernel warp-specialized)."""
 import os
 import subprocess
 import sys
@@ -18,10 +20,11 @@ def build(src: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=600)
 
 
+@pytest.mark.parametrize("mode", ["auto", "generic"])
 @pytest.mark.parametrize("src", PROGRAMS, ids=lambda p: p.stem)
-def test_program_under_emulator(src, tmp_path):
+def test_program_under_emulator(src, mode, tmp_path):
     exe = tmp_path / src.stem
-    b = build(src, exe, "--offload=emu")
+    b = build(src, exe, "--offload=emu", f"--mode={mode}")
     if src.stem in KNOWN_UNSUPPORTED:  # must be the named error, never a build of wrong code
         assert b.returncode == 1 and KNOWN_UNSUPPORTED[src.stem] in b.stderr, b.stderr
         return

@@ -51,7 +51,7 @@ def test_gcc_style_flags_are_understood():
     (["--offload-arch=gfx90a", "a.c"], "invalid --offload-arch 'gfx90a'"),
     (["--offload=opencl", "a.c"], "invalid --offload 'opencl'"),
     (["-fopenmp-targets=amdgcn-amd-amdhsa", "a.c"], "unsupported offload target"),
-    (["--mode=spmd", "a.c"], "--mode=spmd is not supported yet"),
+    (["--mode=simd", "a.c"], "invalid --mode 'simd'"),
     ([], "no input files"),
 ])
 def test_bad_arguments_are_errors(argv, message, capsys):

@@ -75,6 +75,10 @@ template <class T, class V> static __device__ __forceinline__ void ompgpu_reduce
   ompgpu::reduce<T>(op, target, (T)partial);
 }
 
+template <class T, class V> static __device__ __forceinline__ void ompgpu_reduce_spmd(ompgpu::RedOp op, T *target, V partial) {
+  ompgpu::reduce_spmd<T>(op, target, (T)partial);
+}
+
 template <class T> static __device__ __forceinline__ T ompgpu_atomic_read(T *p) { return ompgpu::atomic_read<T>(p); }
 template <class T, class V> static __device__ __forceinline__ void ompgpu_atomic_write(T *p, V v) { ompgpu::atomic_write<T>(p, (T)v); }
 template <class T, class V> static __device__ __forceinline__ T ompgpu_atomic_update(ompgpu::AtomicOp op, T *p, V v) {

@@ -219,6 +219,15 @@ OMPGPU_DEV void spmd_parallel_end() {
   detail::thr_ref().ps &= (unsigned short)~1u;
 }
 
+// Lean SPMD kernels (no runtime state, the team is the whole block): the barrier at the end
+// of a parallel region that more code follows, and `for` without nowait.
+OMPGPU_DEV void spmd_barrier() {
+  if (blockDim.x > 32u)
+    barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
+  else
+    __syncwarp(low_lanes_mask(blockDim.x));
+}
+
 // SPMD serial code runs on every thread: guard side effects with this.
 OMPGPU_DEV bool spmd_is_team_leader() { return threadIdx.x == 0; }
 

@@ -104,6 +104,19 @@ OMPGPU_DEV void reduce(RedOp op, T *target, typename detail::type_identity<T>::t
   if (lane_id() == 0) atomic_update<T>(op, target, (T)v);
 }
 
+// The same in a lean SPMD kernel: the team is the whole block, no runtime state is read.
+template <class T>
+OMPGPU_DEV void reduce_spmd(RedOp op, T *target, typename detail::type_identity<T>::type partial) {
+  const unsigned k = team_lanes_in_warp(warp_id(), blockDim.x);
+  if (k <= 1u) {
+    atomic_update<T>(op, target, partial);
+    return;
+  }
+  using S = typename detail::red_work<T>::type;
+  S v = detail::warp_reduce<S>(op, (S)partial, k);
+  if (lane_id() == 0) atomic_update<T>(op, target, (T)v);
+}
+
 }  // namespace ompgpu
 
 #endif  // OMPGPU_DEVICE_REDUCTION_CUH

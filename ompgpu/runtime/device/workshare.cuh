@@ -84,6 +84,19 @@ OMPGPU_DEV long long distribute_chunk_stride(long long chunk) {
 }
 
 // ---------------------------------------------------------------------------------------
+// Lean SPMD kernels (no runtime state): the team is the whole block, thread t = threadIdx.x.
+// ---------------------------------------------------------------------------------------
+OMPGPU_DEV bool spmd_static_block(long long n, long long *lo, long long *hi) {
+  return detail::block_range(n, threadIdx.x, blockDim.x, lo, hi);
+}
+OMPGPU_DEV long long spmd_static_chunk_first(long long chunk) {
+  return (long long)threadIdx.x * detail::chunk_or_one(chunk);
+}
+OMPGPU_DEV long long spmd_static_chunk_stride(long long chunk) {
+  return (long long)blockDim.x * detail::chunk_or_one(chunk);
+}
+
+// ---------------------------------------------------------------------------------------
 // dynamic / guided
 // ---------------------------------------------------------------------------------------
 // What a thread knows about its current dynamic/guided loop. Every thread of the team calls

@@ -83,6 +83,10 @@ typedef struct ompgpu_srcloc { const char *file; int line, col; const char *cons
 /* target region: maps, launches, unmaps. Returns 0 when the region ran on the device,
    1 when the caller must run the host fallback (if(false), no device, OMP_TARGET_OFFLOAD=DISABLED,
    launch == NULL, device clause naming the host). Nothing is mapped when it returns 1. */
+/* Threads per team of an SPMD kernel whose combined parallel region has num_threads(nt):
+   nt, or thread_limit when that is smaller (<= 0: no limit). */
+#define OMPGPU_TEAM_SIZE(thread_limit, nt) \
+  ((thread_limit) > 0 && (long long)(thread_limit) < (long long)(nt) ? (int)(thread_limit) : (int)(nt))
 int  ompgpu_target(const ompgpu_kernel_desc *k, long long device, int if_cond,
                    int num_teams, int thread_limit, int n, ompgpu_map_entry *maps);
 void ompgpu_target_data_begin(const ompgpu_srcloc *loc, long long device, int if_cond, int n, ompgpu_map_entry *maps);

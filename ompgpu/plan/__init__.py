@@ -1,0 +1,1 @@
+"""Per-kernel decisions between analysis and code generation (execution mode, runtime elision)."""

@@ -1,0 +1,327 @@
+"""Execution mode of each kernel: SPMD where no team master is needed, generic otherwise.
+
+A generic (warp-specialized) kernel runs its serial code on a master warp and wakes the
+worker warps at each parallel region. A kernel can skip all of that (SPMD: every thread runs
+the kernel body, the parallel regions are direct calls) when its code outside parallel
+regions is *harmless*: every thread may run it redundantly and compute the same thing.
+This pass proves that, conservatively, and records the first statement that defeats it:
+
+- serial code may declare locals and assign them (each thread gets its own, equal, copy),
+  branch and loop on them, call side-effect-free math functions and run `distribute` loops;
+- it may not write memory (mapped arrays, through pointers), call user functions or the
+  omp_* API, take the address of a local, or use any other OpenMP construct;
+- a parallel region may not share a serial local by address (it would need the master's
+  single copy), nor carry `if` or `num_threads` (the team is the whole block);
+- no reduction or lastprivate at team level.
+
+An SPMD kernel is *lean* (no runtime state at all: ids from threadIdx/blockDim, static
+loops in registers) unless its regions need the runtime's per-thread state: a call to a
+user function or the omp_* API, a dynamic/guided/runtime/auto schedule, a barrier, single,
+master, masked, sections, ordered or a nested parallel region.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from pycparser import c_ast
+
+from ompgpu.analysis.library import OMP_DEVICE_API, PURE_LIBRARY
+from ompgpu.analysis.symbols import ScopedVisitor, Symbol, declare, is_array, is_pointer, resolve_typedef
+from ompgpu.errors import SourceCoord, UnsupportedError
+from ompgpu.outliner.outline import Kernel, Program, kernel_scope, region_sharing
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_var_names
+
+MODES = ("auto", "generic", "spmd")
+
+# Runtime pieces an SPMD kernel leaves out (for the remarks).
+ELIDED_SPMD = ("master warp", "fork/join barriers", "work-function dispatch", "soft stack")
+ELIDED_LEAN = ELIDED_SPMD + ("team state", "per-thread state")
+
+# Constructs inside a parallel region that read the runtime's per-thread state.
+_STATEFUL_CONSTRUCTS = frozenset({"barrier", "single", "master", "masked", "sections", "section", "ordered",
+                                  "parallel", "taskwait", "taskyield"})
+
+
+@dataclass(frozen=True)
+class Reason:
+    """A statement of the user's source and why it matters to the mode."""
+
+    coord: SourceCoord
+    why: str
+
+
+@dataclass(frozen=True)
+class KernelPlan:
+    mode: str                      # "spmd" or "generic"
+    lean: bool                     # spmd with no runtime state at all
+    combined: bool                 # the kernel body is one parallel region (no serial code)
+    not_spmd: Reason | None        # first statement that rules SPMD out (None: SPMD is legal)
+    needs_state: Reason | None     # spmd: first construct that needs the runtime's state
+
+    @property
+    def elided(self) -> tuple[str, ...]:
+        if self.mode != "spmd":
+            return ()
+        return ELIDED_LEAN if self.lean else ELIDED_SPMD
+
+
+def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan]:
+    """KernelPlan of every kernel, by id(kernel). `forced` is the --mode flag."""
+    if forced not in MODES:
+        raise ValueError(forced)
+    plans = {}
+    for k in program.kernels:
+        p = _plan_kernel(program, k)
+        if forced == "generic" or (forced == "auto" and p.not_spmd is not None):
+            p = KernelPlan("generic", False, p.combined, p.not_spmd, None)
+        elif forced == "spmd" and p.not_spmd is not None:
+            raise UnsupportedError(f"--mode=spmd: this target region cannot run in SPMD mode: {p.not_spmd.why} "
+                                   f"(at {p.not_spmd.coord})", k.coord)
+        plans[id(k)] = p
+    return plans
+
+
+def is_combined(k: Kernel) -> bool:
+    """The kernel body is a single construct that starts a parallel region at team level."""
+    body = k.body
+    if not isinstance(body, OmpConstruct):
+        return False
+    leaves = list(body.directive.leaves)
+    if leaves and leaves[0] == "teams":
+        leaves = leaves[1:]
+    if not leaves:
+        return False
+    return leaves[0] == "parallel" or leaves[0] == "loop" or leaves[:2] == ["distribute", "parallel"]
+
+
+def _plan_kernel(program: Program, k: Kernel) -> KernelPlan:
+    walker = _SerialWalker(program, k)
+    teams_red = k.teams is not None and any(c.kind == "reduction" for c in k.teams.clauses) and "parallel" not in k.teams.leaves
+    if teams_red:
+        walker.block(k.teams.coord, "a reduction on 'teams' outside a parallel region")
+    walker.visit(k.body)
+    combined = is_combined(k)
+    if walker.not_spmd is not None:
+        return KernelPlan("generic", False, combined, walker.not_spmd, None)
+    return KernelPlan("spmd", walker.needs_state is None, combined, None, walker.needs_state)
+
+
+class _SerialWalker(ScopedVisitor):
+    """Walks a kernel's serial (team-level) code; parallel regions are checked, not entered."""
+
+    def __init__(self, program: Program, k: Kernel):
+        super().__init__(kernel_scope(k))
+        self.program = program
+        self.kernel = k
+        self.not_spmd: Reason | None = None
+        self.needs_state: Reason | None = None
+        self.serial_locals: set[int] = set()  # id(decl) of locals declared in serial code
+        # Captured variables that become per-thread values in an SPMD kernel (by-value
+        # parameters, target-private variables); mapped ones are the same memory for all.
+        self.per_thread_captures = {c.name for c in k.captures
+                                    if c.how == "literal" or (c.how in ("pointer", "attach") and not is_array(resolve_typedef(c.sym.type, k.env)))}
+        self.per_thread_captures |= {s.name for s in k.privates}
+
+    # -- results -------------------------------------------------------------------------
+    def coord(self, n) -> SourceCoord:
+        c = getattr(n, "coord", None)
+        if isinstance(c, SourceCoord):
+            return c
+        if c is None:
+            return self.kernel.coord
+        return self.program.bound.pre.user_coord(c.line, c.column)
+
+    def block(self, coord: SourceCoord, why: str) -> None:
+        if self.not_spmd is None:
+            self.not_spmd = Reason(coord, why)
+
+    def state(self, coord: SourceCoord, why: str) -> None:
+        if self.needs_state is None:
+            self.needs_state = Reason(coord, why)
+
+    # -- what a name is in serial code ----------------------------------------------------------
+    def _is_per_thread(self, sym: Symbol | None) -> bool:
+        if sym is None or sym.kind != "var" or sym.is_global:
+            return False
+        return id(sym.decl) in self.serial_locals or sym.name in self.per_thread_captures
+
+    def _storage(self, expr: c_ast.Node) -> tuple[c_ast.ID | None, bool]:
+        """(root variable, whether the access goes through a pointer) of an lvalue."""
+        node, through_pointer = expr, False
+        while not isinstance(node, c_ast.ID):
+            if isinstance(node, c_ast.ArrayRef):
+                if isinstance(node.name, c_ast.ID):
+                    sym = self.env.lookup(node.name.name)
+                    through_pointer |= sym is not None and is_pointer(sym.type)
+                node = node.name
+            elif isinstance(node, c_ast.StructRef):
+                through_pointer |= node.type == "->"
+                node = node.name
+            elif isinstance(node, c_ast.Cast):
+                node = node.expr
+            else:  # *p, (a ? b : c), a function's result
+                return None, True
+        return node, through_pointer
+
+    def _check_write(self, lvalue: c_ast.Node, n: c_ast.Node) -> None:
+        """An assignment in serial code: only to a per-thread variable, never through a pointer."""
+        root, through_pointer = self._storage(lvalue)
+        if root is None:
+            self.block(self.coord(n), "serial code writes memory through a pointer")
+        elif through_pointer or not self._is_per_thread(self.env.lookup(root.name)):
+            self.block(self.coord(n), f"serial code writes '{root.name}', which is shared by the team "
+                                      "(every thread would write it)")
+
+    # -- statements and expressions -------------------------------------------------------------
+    def visit_Decl(self, n: c_ast.Decl) -> None:
+        if n.init is not None:
+            self.visit(n.init)
+        if "static" in (n.storage or []) or "extern" in (n.storage or []):
+            self.block(self.coord(n), f"'{n.name}' has static storage")
+        declare(self.env, n)
+        if isinstance(n.type, (c_ast.TypeDecl, c_ast.ArrayDecl, c_ast.PtrDecl)):
+            self.serial_locals.add(id(n))
+
+    def visit_Assignment(self, n: c_ast.Assignment) -> None:
+        self._check_write(n.lvalue, n)
+        self.visit(n.rvalue)
+        if not isinstance(n.lvalue, c_ast.ID):
+            self.visit(n.lvalue)
+
+    def visit_UnaryOp(self, n: c_ast.UnaryOp) -> None:
+        if n.op in ("++", "--", "p++", "p--"):
+            self._check_write(n.expr, n)
+        elif n.op == "&":
+            root, through_pointer = self._storage(n.expr)
+            if root is not None and not through_pointer and self._is_per_thread(self.env.lookup(root.name)):
+                self.block(self.coord(n), f"serial code takes the address of '{root.name}'")
+        self.visit(n.expr)
+
+    def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
+        name = n.name.name if isinstance(n.name, c_ast.ID) else None
+        if name in OMP_DEVICE_API:
+            self.block(self.coord(n), f"call to '{name}' outside a parallel region")
+        elif name not in PURE_LIBRARY:
+            self.block(self.coord(n), f"call to '{name or 'a function pointer'}' outside a parallel region")
+        if n.args is not None:
+            self.visit(n.args)
+
+    def visit_Return(self, n) -> None:
+        self.block(self.coord(n), "'return' in serial code")
+
+    def visit_Goto(self, n) -> None:
+        self.block(self.coord(n), "'goto' in serial code")
+
+    def visit_Pragma(self, n) -> None:
+        self.block(self.coord(n), "an unrecognised pragma in serial code")
+
+    # -- OpenMP constructs ------------------------------------------------------------------------
+    def visit_OmpConstruct(self, n: OmpConstruct) -> None:
+        d = n.directive
+        leaves = list(d.leaves)
+        if leaves and leaves[0] == "teams":
+            if any(c.kind == "reduction" for c in d.clauses) and "parallel" not in leaves:
+                self.block(d.coord, "a reduction on 'teams' outside a parallel region")
+            leaves = leaves[1:]
+            if not leaves:
+                self.visit(n.body)
+                return
+        if leaves[0] == "loop":  # team-level `loop` is `distribute parallel for`
+            leaves = ["distribute", "parallel", "for"]
+        if leaves[0] == "distribute":
+            if any(c.kind in ("lastprivate", "reduction") for c in d.clauses) and "parallel" not in leaves:
+                self.block(d.coord, f"'{d.name}' with a lastprivate or reduction clause outside a parallel region")
+            if len(leaves) > 1 and leaves[1] == "parallel":
+                self._region(n, leaves[1:], distribute=True)
+                return
+            self._loop_header(n, collapse_depth(d))
+            return
+        if leaves[0] == "parallel":
+            self._region(n, leaves, distribute=False)
+            return
+        if leaves[0] == "simd":
+            self.visit(n.body)
+            return
+        self.block(d.coord, f"'#pragma omp {d.name}' outside a parallel region")
+
+    def _loop_header(self, n: OmpConstruct, depth: int) -> None:
+        """A `distribute` loop nest: every thread walks the same chunks; the body is serial code."""
+        saved, self.env = self.env, self.env.child()
+        names = set(loop_var_names(n.body, depth))
+        body = n.body
+        for _ in range(depth):
+            if not isinstance(body, c_ast.For):
+                break
+            for part in (body.init, body.cond):
+                if part is not None:
+                    self.visit(part)
+            body = body.stmt
+        # the loop variables are private in both modes: per-thread
+        for name in names:
+            sym = self.env.lookup(name)
+            if sym is not None and sym.decl is not None:
+                self.serial_locals.add(id(sym.decl))
+        self.visit(body)
+        self.env = saved
+
+    def _region(self, n: OmpConstruct, leaves: list[str], distribute: bool) -> None:
+        d = n.directive
+        # num_threads on the kernel's one combined region becomes the block size (the host
+        # launches that many threads); elsewhere the team would be smaller than the block.
+        on_target = n is self.kernel.body and "parallel" in self.kernel.construct.directive.leaves
+        kinds = ("if",) if on_target else ("if", "num_threads")
+        for kind in kinds:
+            if d.clause(kind) is not None:
+                self.block(d.coord, f"'{kind}' clause on the parallel region (an SPMD team is the whole block)")
+        rest = leaves[1:]
+        loop_vars = loop_var_names(n.body, collapse_depth(d)) if rest and rest[0] in ("for", "loop") else ()
+        if distribute:
+            loop_vars = loop_var_names(n.body, collapse_depth(d))
+        region = OmpConstruct(dataclasses.replace(d, name=" ".join(leaves)), n.body, n.coord)
+        sharing = region_sharing(region, n.body, self.env, loop_vars=loop_vars)
+        for sym in sharing.by_pointer:
+            if self._is_per_thread(sym):
+                self.block(d.coord, f"the parallel region shares '{sym.name}' with the serial code "
+                                    "(it needs the team master's single copy)")
+        if distribute:  # the distribute bounds are serial expressions
+            saved, self.env = self.env, self.env.child()
+            f = n.body
+            if isinstance(f, c_ast.For):
+                for part in (f.init, f.cond):
+                    if part is not None:
+                        self.visit(part)
+            self.env = saved
+        if any(leaf in _STATEFUL_CONSTRUCTS for leaf in rest):
+            self.state(d.coord, f"'#pragma omp {d.name}' needs the team's state")
+        _check_schedule(self, d)
+        _StateScan(self).visit(n.body)
+
+
+class _StateScan(c_ast.NodeVisitor):
+    """Inside a parallel region: find the first thing that reads the runtime's per-thread state."""
+
+    def __init__(self, walker: _SerialWalker):
+        self.w = walker
+
+    def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
+        name = n.name.name if isinstance(n.name, c_ast.ID) else None
+        if name in OMP_DEVICE_API:
+            self.w.state(self.w.coord(n), f"call to '{name}'")
+        elif name is None or name in self.w.program.functions:
+            self.w.state(self.w.coord(n), f"call to '{name or 'a function pointer'}'")
+        self.generic_visit(n)
+
+    def visit_OmpConstruct(self, n: OmpConstruct) -> None:
+        d = n.directive
+        if any(leaf in _STATEFUL_CONSTRUCTS for leaf in d.leaves):
+            self.w.state(d.coord, f"'#pragma omp {d.name}' inside the parallel region")
+        _check_schedule(self.w, d)
+        if n.body is not None:
+            self.visit(n.body)
+
+
+def _check_schedule(w: _SerialWalker, d) -> None:
+    c = d.clause("schedule")
+    if c is not None and c.schedule_kind != "static":
+        w.state(d.coord, f"schedule({c.schedule_kind}) needs the team's dispatch state")

@@ -1,0 +1,232 @@
+"""Golden tests of the execution-mode planner (ompgpu/plan/mode.py): which kernels run SPMD
+(lean: no runtime state at all), which keep team state, and which stay generic and why,
+including kernels that look flat but are not."""
+from pathlib import Path
+
+import pytest
+
+from ompgpu.cli import Options
+from ompgpu.driver import translate
+from ompgpu.errors import UnsupportedError
+from ompgpu.outliner.outline import outline
+from ompgpu.parser.bind import bind_pragmas
+from ompgpu.parser.cfront import parse_c, preprocess
+from ompgpu.plan.mode import plan_kernels
+
+PRELUDE = """#include <math.h>
+#include <omp.h>
+#define N 256
+double a[N], b[N], m[N][N];
+int hist[16];
+static double twice(double x) { return 2 * x; }
+void opaque(double *p);
+int main(void) {
+  double s = 0; int n = N; double *p = a; int flag = 1;
+"""
+PRELUDE_LINES = PRELUDE.count("\n")
+
+
+def plans(tmp_path: Path, body: str, mode: str = "auto"):
+    src = tmp_path / "k.c"
+    src.write_text(PRELUDE + body + "\n  return (int)s + flag;\n}\n")
+    program = outline(bind_pragmas(parse_c(preprocess(str(src), "gcc", (), False))))
+    return [plan_kernels(program, mode)[id(k)] for k in program.kernels]
+
+
+# (name, kernel source, expected kind, substring of the reason, line of the reason within the body)
+#   kind: "lean" = SPMD without runtime state, "spmd" = SPMD with team state, "generic"
+CASES = [
+    ("tdpf", """
+#pragma omp target teams distribute parallel for map(to: a) map(from: b)
+  for (int i = 0; i < N; i++) b[i] = a[i] + 1;""", "lean", None, None),
+    ("tdpf_reduction", """
+#pragma omp target teams distribute parallel for map(to: a) reduction(+: s)
+  for (int i = 0; i < N; i++) s += a[i];""", "lean", None, None),
+    ("tdpf_collapse", """
+#pragma omp target teams distribute parallel for collapse(2) map(tofrom: m)
+  for (int i = 0; i < N; i++) for (int j = 0; j < N; j++) m[i][j] *= 2;""", "lean", None, None),
+    ("target_parallel_for", """
+#pragma omp target parallel for map(tofrom: a)
+  for (int i = 0; i < N; i++) a[i] = sqrt(a[i]);""", "lean", None, None),
+    ("teams_loop", """
+#pragma omp target teams loop map(tofrom: a)
+  for (int i = 0; i < N; i++) a[i] += 1;""", "lean", None, None),
+    ("num_threads_on_combined", """
+#pragma omp target parallel for num_threads(64) map(tofrom: a)
+  for (int i = 0; i < N; i++) a[i] += 1;""", "lean", None, None),
+    ("static_chunk", """
+#pragma omp target teams distribute parallel for schedule(static, 4) map(tofrom: a)
+  for (int i = 0; i < N; i++) a[i] += 1;""", "lean", None, None),
+    ("pure_serial_locals", """
+#pragma omp target teams distribute map(tofrom: m)
+  for (int i = 0; i < N; i++) {
+    int row = i * 2;
+    double w = sqrt((double)row) + 1.0;
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) m[i][j] *= w;
+  }""", "lean", None, None),
+    ("two_regions_serial_loop", """
+#pragma omp target teams map(tofrom: a, b)
+  for (int it = 0; it < 3; it++) {
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) a[j] += b[j];
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) b[j] = a[j] * 0.5;
+  }""", "lean", None, None),
+    ("dynamic_needs_state", """
+#pragma omp target teams distribute parallel for schedule(dynamic, 2) map(tofrom: a)
+  for (int i = 0; i < N; i++) a[i] += 1;""", "spmd", "schedule(dynamic)", 1),
+    ("api_in_region_needs_state", """
+#pragma omp target parallel map(tofrom: hist)
+  {
+    hist[omp_get_thread_num() % 16] += 0;
+  }""", "spmd", "call to 'omp_get_thread_num'", 3),
+    ("barrier_needs_state", """
+#pragma omp target parallel map(tofrom: a)
+  {
+    a[0] = 1;
+#pragma omp barrier
+  }""", "spmd", "'#pragma omp barrier'", 4),
+    ("device_function_needs_state", """
+#pragma omp target teams distribute parallel for map(tofrom: a)
+  for (int i = 0; i < N; i++) a[i] = twice(a[i]);""", "spmd", "call to 'twice'", 2),
+    ("nested_parallel_needs_state", """
+#pragma omp target teams distribute parallel for map(tofrom: a)
+  for (int i = 0; i < N; i++) {
+#pragma omp parallel for
+    for (int k = 0; k < 4; k++) a[i] += k;
+  }""", "spmd", "'#pragma omp parallel for' inside", 3),
+    ("serial_write_to_memory", """
+#pragma omp target teams distribute map(tofrom: a, m)
+  for (int i = 0; i < N; i++) {
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) m[i][j] += 1;
+    a[i] = 0;
+  }""", "generic", "serial code writes 'a'", 5),
+    ("api_call_between_regions", """
+#pragma omp target teams map(tofrom: a)
+  {
+    int t = omp_get_team_num();
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) a[j] += t;
+  }""", "generic", "call to 'omp_get_team_num' outside", 3),
+    ("unknown_function_call", """
+#pragma omp target teams map(tofrom: a)
+  {
+    opaque(a);
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) a[j] += 1;
+  }""", "generic", "call to 'opaque'", 3),
+    ("user_function_between_regions", """
+#pragma omp target teams distribute map(tofrom: a)
+  for (int i = 0; i < N; i++) {
+    double w = twice(1.0);
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) a[j] += w;
+  }""", "generic", "call to 'twice'", 3),
+    ("shared_reduction_variable", """
+#pragma omp target teams distribute map(tofrom: m, b)
+  for (int i = 0; i < N; i++) {
+    double t = 0;
+#pragma omp parallel for reduction(+: t)
+    for (int j = 0; j < N; j++) t += m[i][j];
+  }""", "generic", "shares 't'", 4),
+    ("shared_local_array", """
+#pragma omp target teams distribute map(tofrom: m)
+  for (int i = 0; i < N; i++) {
+    double tile[8];
+#pragma omp parallel for
+    for (int j = 0; j < 8; j++) tile[j] = m[i][j];
+  }""", "generic", "shares 'tile'", 4),
+    ("address_of_local", """
+#pragma omp target teams map(tofrom: a)
+  {
+    int k = 3;
+    int *pk = &k;
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) a[j] += *pk;
+  }""", "generic", "takes the address of 'k'", 4),
+    ("write_through_pointer", """
+#pragma omp target teams map(tofrom: a) map(tofrom: p[0:N])
+  {
+    *p = 1;
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) a[j] += 1;
+  }""", "generic", "through a pointer", 3),
+    ("num_threads_inside", """
+#pragma omp target teams distribute map(tofrom: m)
+  for (int i = 0; i < N; i++) {
+#pragma omp parallel for num_threads(32)
+    for (int j = 0; j < N; j++) m[i][j] += 1;
+  }""", "generic", "'num_threads' clause", 3),
+    ("if_clause", """
+#pragma omp target parallel for if(parallel: flag) map(tofrom: a)
+  for (int i = 0; i < N; i++) a[i] += 1;""", "generic", "'if' clause", 1),
+    ("teams_reduction", """
+#pragma omp target teams distribute reduction(+: s) map(to: a)
+  for (int i = 0; i < N; i++) s += a[i];""", "generic", "reduction", 1),
+    ("plain_target_serial", """
+#pragma omp target map(tofrom: a)
+  a[0] = 42;""", "generic", "serial code writes 'a'", 2),
+    ("critical_outside_region", """
+#pragma omp target teams map(tofrom: s)
+  {
+#pragma omp critical
+    s += 1;
+  }""", "generic", "'#pragma omp critical' outside", 3),
+    ("printf_between_regions", """
+#pragma omp target teams map(tofrom: a)
+  {
+    printf("x\\n");
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) a[j] += 1;
+  }""", "generic", "call to 'printf'", 3),
+    ("serial_increment_of_shared_scalar", """
+#pragma omp target teams distribute map(tofrom: m, s)
+  for (int i = 0; i < N; i++) {
+    s++;
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) m[i][j] += 1;
+  }""", "generic", "serial code writes 's'", 3),
+]
+
+
+@pytest.mark.parametrize("name, body, kind, why, line", CASES, ids=[c[0] for c in CASES])
+def test_mode(tmp_path, name, body, kind, why, line):
+    (p,) = plans(tmp_path, body)
+    got = "generic" if p.mode == "generic" else ("lean" if p.lean else "spmd")
+    assert got == kind, (p.not_spmd, p.needs_state)
+    reason = p.not_spmd if kind == "generic" else p.needs_state
+    if why is None:
+        assert reason is None
+        return
+    assert why in reason.why
+    assert reason.coord.line == PRELUDE_LINES + 1 + line, reason  # each body starts with a newline
+
+
+def test_at_least_25_kernels_are_pinned():
+    assert len(CASES) >= 25
+
+
+def test_forced_generic_keeps_the_reason_free(tmp_path):
+    (p,) = plans(tmp_path, CASES[0][1], mode="generic")
+    assert p.mode == "generic" and p.not_spmd is None
+
+
+def test_forcing_spmd_where_illegal_is_an_error(tmp_path):
+    body = dict((c[0], c[1]) for c in CASES)["serial_write_to_memory"]
+    with pytest.raises(UnsupportedError) as e:
+        plans(tmp_path, body, mode="spmd")
+    assert "--mode=spmd" in str(e.value) and "serial code writes 'a'" in str(e.value)
+
+
+def test_remarks_name_the_mode_and_the_blocker(tmp_path):
+    src = tmp_path / "r.c"
+    src.write_text(PRELUDE + dict((c[0], c[1]) for c in CASES)["api_call_between_regions"] + CASES[0][1]
+                   + "\n  return 0;\n}\n")
+    t = translate(str(src), Options())
+    assert len(t.remarks) == 2
+    generic, spmd = t.remarks
+    assert "generic (warp-specialized) mode" in generic and f"r.c:{PRELUDE_LINES + 1 + 3}:" in generic
+    assert "omp_get_team_num" in generic and "[-Rpass=ompgpu]" in generic
+    assert "SPMD mode" in spmd and "team state" in spmd and "soft stack" in spmd
