@@ -209,6 +209,7 @@ class _Emitter(CGen):
         self.env = env.child()
         self.master = master  # code that a team's master may run (forks, soft stack)
         self.escaping: set[int] = set()  # id(decl) of locals that live on the soft stack
+        self.in_global_memory: set[int] = set()  # of those, the ones kept in global memory
         self.called: set[str] = set()
         self.in_region = 0
 
@@ -224,7 +225,7 @@ class _Emitter(CGen):
         for p in params:
             declare(self.env, p, is_param=True)
         if self.master:
-            self.escaping = _escaping_locals(fn.body, self.env)
+            self.escaping, self.in_global_memory = _escaping_locals(fn.body, self.env)
         promoted = [p for p in params if id(p) in self.escaping]
         d = copy.deepcopy(fn.decl)
         d.funcspec = [s for s in (d.funcspec or []) if s != "inline"]
@@ -244,7 +245,8 @@ class _Emitter(CGen):
         self.env = kernel_scope(k)
         # In SPMD mode no serial local is shared with a region (the plan checked it): nothing
         # goes on the soft stack, every thread keeps its own copy of the serial code's locals.
-        self.escaping = set() if self.spmd else _escaping_locals(body, self.env)
+        if not self.spmd:
+            self.escaping, self.in_global_memory = _escaping_locals(body, self.env)
         params, aliases, promotions = [], [], []
         for cap in k.captures:
             t = resolve_typedef(cap.sym.type, k.env)
@@ -315,6 +317,7 @@ class _Emitter(CGen):
         else:
             init = None
         return render("stack_var.j2", type=type_string(n.type), name=_cxx_name(n.name), init=init,
+                      in_global_memory=id(n) in self.in_global_memory,
                       alias=True, is_array=is_array(n.type) or isinstance(n.init, c_ast.InitList)).rstrip().rstrip(";")
 
     # -- OpenMP constructs ----------------------------------------------------------------
@@ -684,17 +687,21 @@ def _loop_step(nxt, var):
     return None
 
 
-def _escaping_locals(body, env: Env) -> set[int]:
-    """id(decl) of master variables that a parallel region shares by address (or whose address is taken)."""
-    found: set[int] = set()
-    _EscapeFinder(env, found).visit(body)
-    return found
+def _escaping_locals(body, env: Env) -> tuple[set[int], set[int]]:
+    """id(decl) of master variables that a parallel region shares by address (or whose address
+    is taken), and the subset that a region touches inside `critical`: those live in global
+    memory, because a lock orders their accesses and compute-sanitizer's racecheck (which
+    checks shared memory) cannot see that."""
+    finder = _EscapeFinder(env)
+    finder.visit(body)
+    return finder.found, finder.in_critical
 
 
 class _EscapeFinder(ScopedVisitor):
-    def __init__(self, env: Env, found: set[int]):
+    def __init__(self, env: Env):
         super().__init__(env.child())
-        self.found = found
+        self.found: set[int] = set()
+        self.in_critical: set[int] = set()
 
     def visit_UnaryOp(self, n):
         if n.op == "&" and isinstance(n.expr, c_ast.ID):
@@ -711,9 +718,9 @@ class _EscapeFinder(ScopedVisitor):
             rest = leaves[idx + 1:]
             loop_vars = loop_var_names(n.body, collapse_depth(d)) if rest and rest[0] in ("for", "loop") else ()
             sharing = region_sharing(n, n.body, self.env, loop_vars=loop_vars)
-            for sym in sharing.by_pointer:
-                if not sym.is_global:
-                    self.found.add(id(sym.decl))
+            shared = {id(sym.decl) for sym in sharing.by_pointer if not sym.is_global}
+            self.found |= shared
+            self.in_critical |= shared & _names_in_critical(n.body, self.env)
             return  # code inside the region runs on workers: nothing there escapes
         if leaves[0] == "loop" or (leaves[0] == "teams" and "loop" in leaves):
             sharing = region_sharing(n, n.body, self.env, loop_vars=loop_var_names(n.body, collapse_depth(d)))
@@ -725,6 +732,21 @@ class _EscapeFinder(ScopedVisitor):
             self.visit(n.body)
 
 
+
+
+def _names_in_critical(body, env: Env) -> set[int]:
+    """id(decl) of the outer variables that `critical` constructs inside `body` use."""
+    found: set[int] = set()
+
+    class _Walk(ScopedVisitor):
+        def visit_OmpConstruct(self, n: OmpConstruct):
+            if n.directive.leaves[0] == "critical" and n.body is not None:
+                found.update(id(sym.decl) for sym in region_uses(n.body, self.env).order if not sym.is_global)
+            elif n.body is not None:
+                self.visit(n.body)
+
+    _Walk(env.child()).visit(body)
+    return found
 
 
 def _set_declname(t: c_ast.Node, name: str | None) -> None:

@@ -22,9 +22,12 @@ static __device__ __forceinline__ long long ompgpu_trip_count(long long lb, long
 
 // A master variable that parallel regions share: lives on the team's soft stack for the
 // lifetime of its C scope (C++ destruction order keeps pushes and pops LIFO).
-template <class T> struct ompgpu_stack_var {
+// InGlobalMemory: the frame is taken from the team's global slice even when the shared
+// slice has room (variables that parallel regions update under `critical`).
+template <class T, bool InGlobalMemory = false> struct ompgpu_stack_var {
   T *ptr;
-  __device__ __forceinline__ ompgpu_stack_var() : ptr((T *)ompgpu::stack_push((unsigned)sizeof(T))) {}
+  __device__ __forceinline__ ompgpu_stack_var()
+      : ptr((T *)(InGlobalMemory ? ompgpu::stack_push_global((unsigned)sizeof(T)) : ompgpu::stack_push((unsigned)sizeof(T)))) {}
   __device__ __forceinline__ ~ompgpu_stack_var() { ompgpu::stack_pop((unsigned)sizeof(T)); }
   ompgpu_stack_var(const ompgpu_stack_var &) = delete;
   ompgpu_stack_var &operator=(const ompgpu_stack_var &) = delete;

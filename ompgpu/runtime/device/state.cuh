@@ -379,6 +379,14 @@ OMPGPU_DEV void *stack_push(unsigned bytes) {
   return detail::priv_stack_push(bytes);
 }
 
+// The same, but on the generic master the frame comes from the team's global slice even when
+// the shared slice has room. Popped with stack_pop.
+OMPGPU_DEV void *stack_push_global(unsigned bytes) {
+  detail::ThreadState s = detail::thr();
+  if (!s.par() && detail::team_state.mode == MODE_GENERIC) return detail::team_stack_push_slow((bytes + 15u) & ~15u);
+  return stack_push(bytes);
+}
+
 // Pops the most recent push of the same context (LIFO), same byte count.
 OMPGPU_DEV void stack_pop(unsigned bytes) {
   detail::ThreadState s = detail::thr();
