@@ -205,6 +205,10 @@ class _Emitter(CGen):
         self.plan = plan
         self.spmd = plan is not None and plan.mode == "spmd"
         self.lean = self.spmd and plan.lean
+        # Runtime elision in worksharing code: a C expression for the size of the team that
+        # runs this code when the compiler knows it (thread threadIdx.x of team_size), else None
+        # and the runtime reads it from the thread's state.
+        self.team_size: str | None = None
         self.owner = owner
         self.env = env.child()
         self.master = master  # code that a team's master may run (forks, soft stack)
@@ -268,7 +272,7 @@ class _Emitter(CGen):
             reds = [{"op": RED_OPS[c.op], "name": _cxx_name(item.name)}
                     for c in k.teams.clauses if c.kind == "reduction" for item in c.items]
             if reds:
-                text = render("reduction_scope.j2", reds=reds, body=text, barrier=False, lean=self.lean)
+                text = render("reduction_scope.j2", reds=reds, body=text, barrier=False, team_size=self.team_size)
         return {"name": kname, "coord": k.coord, "params": params, "aliases": aliases, "promotions": promotions,
                 "privates": privates, "body": text, "max_threads": 1024, "plan": self.plan,
                 "mode": self.plan.mode, "lean": self.plan.lean, "combined": self.plan.combined}
@@ -352,7 +356,7 @@ class _Emitter(CGen):
         if leaf == "for":
             return self._workshare_for(n, d)
         if leaf in ("barrier",):
-            return render("stmt.j2", kind="barrier")
+            return render("stmt.j2", kind="barrier", team_size=self.team_size)
         if leaf == "flush":
             return render("stmt.j2", kind="flush")
         if leaf in ("taskwait", "taskyield"):
@@ -425,6 +429,7 @@ class _Emitter(CGen):
         # Body of the work function: a fresh emitter context where captured names are locals.
         sub = _Emitter(self.g, self.owner, self.env, master=False, plan=self.plan)
         sub.in_region = 1
+        sub.team_size = self._known_team_size(d)
         sub.called = self.called
         if inner is not None:
             body_text = sub._inner(OmpConstruct(inner, n.body, n.coord), range_from)
@@ -432,7 +437,7 @@ class _Emitter(CGen):
             body_text = sub._stmt_text(n.body)
         reds = [{"op": RED_OPS[op], "name": _cxx_name(sym.name)} for op, sym in sharing.reductions]
         if reds:
-            body_text = render("reduction_scope.j2", reds=reds, body=body_text, barrier=False, lean=self.lean)
+            body_text = render("reduction_scope.j2", reds=reds, body=body_text, barrier=False, team_size=sub.team_size)
         wf_body = render("workfn_body.j2", pack=pack, unpack=unpack, privates=privates, body=body_text)
         self.g.workfns.append(WorkFunction(wid, wname, pack, fields, wf_body, self.owner))
         self.g.regions_of.setdefault(self.owner, set()).add(wid)
@@ -445,6 +450,19 @@ class _Emitter(CGen):
         return render("fork.j2", id=wid, wname=wname, pack=pack, inits=inits, mode="spmd" if spmd_site else "generic",
                       bracket=spmd_site and not self.lean and not combined, join=spmd_site and self.lean and not combined,
                       num_threads=nt.expr.text if nt else "0", if_cond=ifc.expr.text if ifc else None)
+
+    def _known_team_size(self, d: Directive) -> str | None:
+        """The team of a region forked here, when known at compile time: a team-level region of a
+        kernel (not of a device function, which any context may call) runs on the whole block
+        (SPMD) or on all the workers (generic, when neither num_threads nor if can shrink it;
+        the host always launches at least one worker warp, so such a region always forks)."""
+        if self.plan is None or self.in_region != 0:
+            return None
+        if self.spmd:
+            return "blockDim.x"
+        if d.clause("num_threads") is not None or d.clause("if") is not None:
+            return None
+        return "(blockDim.x - 32u)"
 
     def _inner(self, n: OmpConstruct, range_from: tuple[str, str] | None) -> str:
         """The construct combined under `parallel` (for, sections, ...), inside the work function."""
@@ -507,7 +525,7 @@ class _Emitter(CGen):
         divisors = [" * ".join(f"__n{j}" for j in range(k + 1, len(loops))) or "1" for k in range(len(loops))]
         return render("loop.j2", loops=loops, divisors=divisors, schedule=schedule_kind, chunk=chunk, body=body_text,
                       range_from=range_from, lastprivate=[_cxx_name(v) for v in lastprivate],
-                      loop_var_names=[l.var for l in loops], barrier=barrier and not nowait, lean=self.lean)
+                      loop_var_names=[l.var for l in loops], barrier=barrier and not nowait, team_size=self.team_size)
 
     def _declare_loop_var(self, f: c_ast.For) -> None:
         if isinstance(f.init, c_ast.DeclList):
@@ -536,7 +554,7 @@ class _Emitter(CGen):
                                     for c in d.clauses if c.kind == "reduction" for item in c.items]
         text = self._loop_code(d, n.body, kind, chunk, range_from, lastp, d.has("nowait"), barrier=not reds)
         if reds:
-            text = render("reduction_scope.j2", reds=reds, body=text, barrier=not d.has("nowait"), lean=self.lean)
+            text = render("reduction_scope.j2", reds=reds, body=text, barrier=not d.has("nowait"), team_size=self.team_size)
         return text
 
     def _distribute(self, n: OmpConstruct) -> str:

@@ -78,8 +78,9 @@ template <class T, class V> static __device__ __forceinline__ void ompgpu_reduce
   ompgpu::reduce<T>(op, target, (T)partial);
 }
 
-template <class T, class V> static __device__ __forceinline__ void ompgpu_reduce_spmd(ompgpu::RedOp op, T *target, V partial) {
-  ompgpu::reduce_spmd<T>(op, target, (T)partial);
+template <class T, class V> static __device__ __forceinline__ void ompgpu_reduce_known(ompgpu::RedOp op, T *target, V partial,
+                                                                                      unsigned team_size) {
+  ompgpu::reduce_known<T>(op, target, (T)partial, team_size);
 }
 
 template <class T> static __device__ __forceinline__ T ompgpu_atomic_read(T *p) { return ompgpu::atomic_read<T>(p); }

@@ -219,13 +219,13 @@ OMPGPU_DEV void spmd_parallel_end() {
   detail::thr_ref().ps &= (unsigned short)~1u;
 }
 
-// Lean SPMD kernels (no runtime state, the team is the whole block): the barrier at the end
-// of a parallel region that more code follows, and `for` without nowait.
-OMPGPU_DEV void spmd_barrier() {
-  if (blockDim.x > 32u)
-    barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
-  else
-    __syncwarp(low_lanes_mask(blockDim.x));
+// The barrier of a team whose size the compiler knows (threads 0..T-1 of the block): `for`
+// without nowait, `#pragma omp barrier`, and the end of a lean SPMD kernel's region.
+OMPGPU_DEV void known_team_barrier(unsigned T) {
+  if (T > 32u)
+    barrier_sync<BARRIER_REGION>(warp_round_up(T));
+  else if (T > 1u)
+    __syncwarp(low_lanes_mask(T));
 }
 
 // SPMD serial code runs on every thread: guard side effects with this.

@@ -104,10 +104,11 @@ OMPGPU_DEV void reduce(RedOp op, T *target, typename detail::type_identity<T>::t
   if (lane_id() == 0) atomic_update<T>(op, target, (T)v);
 }
 
-// The same in a lean SPMD kernel: the team is the whole block, no runtime state is read.
+// The same for a team whose size the compiler knows (threads 0..team_size-1 of the block):
+// no runtime state is read.
 template <class T>
-OMPGPU_DEV void reduce_spmd(RedOp op, T *target, typename detail::type_identity<T>::type partial) {
-  const unsigned k = team_lanes_in_warp(warp_id(), blockDim.x);
+OMPGPU_DEV void reduce_known(RedOp op, T *target, typename detail::type_identity<T>::type partial, unsigned team_size) {
+  const unsigned k = team_lanes_in_warp(warp_id(), team_size);
   if (k <= 1u) {
     atomic_update<T>(op, target, partial);
     return;

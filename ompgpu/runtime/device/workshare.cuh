@@ -84,16 +84,18 @@ OMPGPU_DEV long long distribute_chunk_stride(long long chunk) {
 }
 
 // ---------------------------------------------------------------------------------------
-// Lean SPMD kernels (no runtime state): the team is the whole block, thread t = threadIdx.x.
+// Teams whose geometry the compiler knows (runtime elision): thread threadIdx.x of T, where
+// T is blockDim.x (a team-level region of an SPMD kernel) or the worker count (a team-level
+// region of a generic kernel without num_threads or if). Nothing is read from team state.
 // ---------------------------------------------------------------------------------------
-OMPGPU_DEV bool spmd_static_block(long long n, long long *lo, long long *hi) {
-  return detail::block_range(n, threadIdx.x, blockDim.x, lo, hi);
+OMPGPU_DEV bool known_static_block(long long n, unsigned T, long long *lo, long long *hi) {
+  return detail::block_range(n, threadIdx.x, T, lo, hi);
 }
-OMPGPU_DEV long long spmd_static_chunk_first(long long chunk) {
+OMPGPU_DEV long long known_static_chunk_first(long long chunk) {
   return (long long)threadIdx.x * detail::chunk_or_one(chunk);
 }
-OMPGPU_DEV long long spmd_static_chunk_stride(long long chunk) {
-  return (long long)blockDim.x * detail::chunk_or_one(chunk);
+OMPGPU_DEV long long known_static_chunk_stride(long long chunk, unsigned T) {
+  return (long long)T * detail::chunk_or_one(chunk);
 }
 
 // ---------------------------------------------------------------------------------------
