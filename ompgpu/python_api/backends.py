@@ -90,16 +90,17 @@ class CupyBackend:
         options = nvrtc_options(arch)
         try:
             from cupy_backends.cuda.libs import nvrtc
-            version = "%d.%d" % tuple(nvrtc.getVersion())
-        except (ImportError, AttributeError):
-            nvrtc = None
-        if nvrtc is None or not hasattr(nvrtc, "getCUBIN"):
-            self.compiled_with = "cupy.RawModule(code=...)"
+
+            version = "%d.%d" % tuple(nvrtc.getVersion())[:2]
+            cubin = cache_root() / t.key / f"{arch}-nvrtc{version}.cubin"
+            if not cubin.exists():
+                _atomic_write(cubin, self._nvrtc_compile(nvrtc, source, options, t))
+        except CompileFailed:
+            raise
+        except Exception as exc:  # noqa: BLE001 - CuPy without a usable NVRTC binding: let CuPy compile
+            self.compiled_with = f"cupy.RawModule(code=...) ({type(exc).__name__}: {exc})"
             opts = tuple(o for o in options if not o.startswith("-arch="))
             return self.cupy.RawModule(code=source, options=opts, backend="nvrtc")
-        cubin = cache_root() / t.key / f"{arch}-nvrtc{version}.cubin"
-        if not cubin.exists():
-            _atomic_write(cubin, self._nvrtc_compile(nvrtc, source, options, t))
         self.compiled_with = f"NVRTC {version} -> {cubin}"
         return self.cupy.RawModule(path=str(cubin))
 
