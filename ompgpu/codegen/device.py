@@ -53,14 +53,17 @@ class DeviceOutput:
     globals: tuple[str, ...] = ()  # declare target variables whose device copies this file defines
 
 
-def generate_device(program: Program, plans: dict[int, KernelPlan]) -> DeviceOutput:
-    return _DeviceGen(program, plans).run()
+def generate_device(program: Program, plans: dict[int, KernelPlan], nvrtc: bool = False) -> DeviceOutput:
+    """nvrtc=True leaves out the host launch stubs and symbol accessors (the Python API
+    compiles the file with NVRTC, which has no host compiler, and launches through CuPy)."""
+    return _DeviceGen(program, plans, nvrtc).run()
 
 
 class _DeviceGen:
-    def __init__(self, program: Program, plans: dict[int, KernelPlan]):
+    def __init__(self, program: Program, plans: dict[int, KernelPlan], nvrtc: bool = False):
         self.p = program
         self.plans = plans
+        self.nvrtc = nvrtc
         self.workfns: list[WorkFunction] = []
         self.next_workfn_id = 0
         self.global_names: list[str] = []  # declare target variables defined here
@@ -109,7 +112,8 @@ class _DeviceGen:
         globals_ = self._device_globals()
         cuda = render("device.cu.j2", source=self.p.bound.pre.path, types=types, globals=globals_,
                       prototypes=protos, workfns=self.workfns, functions=fn_texts, kernels=kernels,
-                      critical_names=sorted(self.critical_names), global_names=self.global_names)
+                      critical_names=sorted(self.critical_names), global_names=self.global_names,
+                      nvrtc=self.nvrtc)
         modes = {id(k): self.plans[id(k)].mode for k in self.p.kernels}
         return DeviceOutput(cuda, names, modes, self.remarks, tuple(self.global_names))
 
