@@ -61,8 +61,8 @@ def test_numpy_arguments_are_mapped_and_launched_like_the_host_runtime(fake):
     assert fake.copies == [("to_device", 400), ("to_device", 400), ("from_device", 400)]
     (name, grid, block, args, shmem), = fake.launches
     assert [type(a) for a in args] == [np.uint64, np.uint64, np.int32, np.float32]  # kernel (x, y, n, a)
-    # generic kernel, no clauses: 128 workers + the master warp; 132 SMs x (2048 // 160) teams
-    assert (name, grid, block, shmem) == (KERNEL, (1584,), (160,), 0)
+    # a flat kernel is SPMD: 256 threads, no master warp; 132 SMs x (2048 // 256) teams
+    assert (name, grid, block, shmem) == (KERNEL, (1056,), (256,), 0)
     assert args[2] == 100 and args[3] == 3.0
 
 
@@ -92,12 +92,12 @@ def test_device_arrays_stay_on_the_device(fake):
 
 def test_clauses_and_environment_set_the_geometry(fake, monkeypatch):
     src = SAXPY.replace("map(to: x[0:n])", "num_teams(n / 10) thread_limit(64) map(to: x[0:n])")
-    f = ompgpu.compile(src, "saxpy")
+    f = ompgpu.compile(src, "saxpy", options=("--mode=generic",))
     f(100, 1.0, np.zeros(100, np.float32), np.zeros(100, np.float32))
     assert fake.launches[-1][1:3] == ((10,), (96,))  # 64 workers + the master warp
     monkeypatch.setenv("OMP_TEAMS_THREAD_LIMIT", "200")
     monkeypatch.setenv("OMP_NUM_TEAMS", "7")
-    g = ompgpu.compile(SAXPY + " ", "saxpy")
+    g = ompgpu.compile(SAXPY + " ", "saxpy", options=("--mode=generic",))
     g(100, 1.0, np.zeros(100, np.float32), np.zeros(100, np.float32))
     assert fake.launches[-1][1:3] == ((7,), (256,))  # 200 + 32 rounded up to a warp
 
@@ -105,5 +105,7 @@ def test_clauses_and_environment_set_the_geometry(fake, monkeypatch):
 def test_target_without_teams_is_one_team(fake):
     src = SAXPY.replace("target teams distribute parallel for", "target parallel for")
     fake.kernels["__omp_offloading_saxpy_l3"] = lambda **a: None
-    ompgpu.compile(src, "saxpy")(4, 1.0, np.zeros(4, np.float32), np.zeros(4, np.float32))
+    ompgpu.compile(src, "saxpy", options=("--mode=generic",))(4, 1.0, np.zeros(4, np.float32), np.zeros(4, np.float32))
     assert fake.launches[-1][1:3] == ((1,), (160,))
+    ompgpu.compile(src, "saxpy")(4, 1.0, np.zeros(4, np.float32), np.zeros(4, np.float32))
+    assert fake.launches[-1][1:3] == ((1,), (256,))  # SPMD: no master warp
