@@ -4,7 +4,7 @@
 
 OUT is what `python -m epcc_bench build OUT` wrote (manifest.json + bin/). Peer variants
 (clang, gcc) need their run-time libraries: `--peer-env PATH/peer-env.sh` sources that
-script for them only (it unpacks the libraries and sets LD_LIBRARY_PATH).
+script (it unpacks the libraries and sets LD_LIBRARY_PATH) and runs every variant in it.
 """
 from __future__ import annotations
 
@@ -124,9 +124,9 @@ class Bench:
                 continue
             if spec.get("status", "ok") != "ok":
                 continue
-            env = dict(os.environ)
-            if spec.get("peer") and peer_env is not None:
-                env = peer_env
+            # The peers' environment holds the same gcc 12 libgomp that ompgpu's host code
+            # links against, so every variant runs in it (and with OMP_TARGET_OFFLOAD=MANDATORY).
+            env = dict(peer_env if peer_env is not None else os.environ)
             env.update(spec.get("env", {}))
             self.variants.append(Variant(spec, build_dir, env, args.timeout, out_dir))
         self.sm_mhz: float | None = None
