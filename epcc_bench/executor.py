@@ -17,6 +17,10 @@ class ExecutorError(RuntimeError):
     """The program did not answer a command (crash, hang, 'err ...' answer)."""
 
 
+class WrongAnswer(ExecutorError):
+    """The program ran but its self-check failed (e.g. a lock that does not exclude)."""
+
+
 class Executor:
     def __init__(self, argv: list[str], env: dict[str, str] | None = None, timeout: float = 30.0,
                  start_timeout: float = 120.0):
@@ -109,8 +113,15 @@ class Executor:
 
     def run(self, test: str, threads: int, reps: int, delay_length: int, iters: int = 0,
             chunk: int = 0) -> tuple[float, int]:
-        """(seconds, constructs on the critical path) of one measurement."""
+        """(seconds, constructs on the critical path) of one measurement.
+
+        The program also reports what the test counted and what a correct runtime counts
+        (0 0 when the test checks nothing); a mismatch raises WrongAnswer.
+        """
         words = self.command(f"run {test} {threads} {reps} {delay_length} {iters} {chunk}")
+        if len(words) >= 4 and float(words[2]) != float(words[3]):
+            raise WrongAnswer(f"{test} threads={threads} innerreps={reps}: counted {float(words[2]):.0f}, "
+                              f"expected {float(words[3]):.0f}")
         return float(words[0]), int(float(words[1]))
 
     def probe(self, threads: int) -> int:

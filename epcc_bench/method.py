@@ -87,9 +87,10 @@ def calibrate_delay(seconds_per_delay: Callable[[int], float], target_seconds: f
 
     The time of one call is close to a + b * length (call overhead plus a fixed cost per
     dependent add). Double the length until a call takes at least the target, then
-    interpolate linearly between the last two lengths. Returns at least 1; returns
-    max_length when the delay never gets that slow (e.g. a device emulator that does not
-    keep time).
+    interpolate linearly between the last two lengths and round up, so that a delay takes
+    at least the target (one loop step is coarse on a GPU: tens of ns). Returns at least 1;
+    returns max_length when the delay never gets that slow (e.g. a device emulator that
+    does not keep time).
     """
     prev_len, prev_t = 0, None
     length = 1
@@ -100,7 +101,7 @@ def calibrate_delay(seconds_per_delay: Callable[[int], float], target_seconds: f
                 return length
             slope = (t - prev_t) / (length - prev_len)
             guess = prev_len + (target_seconds - prev_t) / slope
-            return max(1, min(length, int(round(guess))))
+            return max(1, min(length, math.ceil(guess - 1e-9)))
         prev_len, prev_t = length, t
         length *= 2
     return max_length

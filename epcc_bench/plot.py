@@ -26,6 +26,7 @@ STYLE = {
     "ompgpu-elide": dict(color="tab:blue", marker="o"),
     "ompgpu-generic": dict(color="tab:cyan", marker="^"),
     "clang19": dict(color="tab:red", marker="v"),
+    "clang19-generic": dict(color="tab:orange", marker="<"),
     "gcc12": dict(color="tab:green", marker="D"),
 }
 

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from . import method
-from .executor import Executor, ExecutorError
+from .executor import Executor, ExecutorError, WrongAnswer
 
 MAX_FAILURES_PER_VARIANT = 6  # then the rest of that variant is skipped (a broken build)
 
@@ -188,6 +188,8 @@ class Bench:
                             note=f"timed out at {v.timed_out[(test, chunk)]} threads")
         try:
             return self._measure_row(v, t, threads, chunk)
+        except WrongAnswer as exc:
+            return self.row(v, test, threads, chunk, status="wrong", note=str(exc)[:300])
         except ExecutorError as exc:
             v.failures += 1
             if "no answer within" in str(exc):

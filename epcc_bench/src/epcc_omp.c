@@ -7,7 +7,8 @@
  * program over stdin/stdout, one command per line, so that the GPU is initialised once:
  *
  *   probe T                          -> "ok <threads a parallel region really got>"
- *   run NAME T REPS DELAY ITERS CHUNK -> "ok <seconds> <constructs>"   or  "err <why>"
+ *   run NAME T REPS DELAY ITERS CHUNK -> "ok <seconds> <constructs> <check> <expected>"
+ *                                        or "err <why>"
  *   quit
  *
  * -DEPCC_NO_CRITICAL leaves the critical test out (clang 19's NVPTX device runtime has no
@@ -17,7 +18,10 @@
  * <seconds> is measured on the device with omp_get_wtime() around the timed loop inside the
  * target region (globaltimer on all three runtimes), except for the target_* tests, which are
  * timed on the host around the target constructs (end to end). <constructs> is the number of
- * construct instances on the critical path: the runner divides the time by it.
+ * construct instances on the critical path: the runner divides the time by it. <check> is
+ * what the test counted (critical/lock sections, atomic additions, reduction sum, single and
+ * master executions, loop iterations) and <expected> what a correct runtime gives; the runner
+ * reports a mismatch as a wrong answer instead of a time. Tests that count nothing print 0 0.
  */
 #include <omp.h>
 #include <stdio.h>
@@ -42,11 +46,11 @@ static double host_seconds(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* res[0] = seconds, res[1] = constructs on the critical path, res[2] = keeps results live */
+/* res[0] = seconds, res[1] = constructs on the critical path, res[2] = check, res[3] = expected */
 
 static void t_reference(int nthr, int reps, int dl, double *res) {
   (void)nthr;
-#pragma omp target thread_limit(32) map(tofrom: res[0:3])
+#pragma omp target thread_limit(32) map(tofrom: res[0:4])
   {
     double t0 = omp_get_wtime();
     for (int j = 0; j < reps; j++) epcc_delay(dl);
@@ -56,7 +60,7 @@ static void t_reference(int nthr, int reps, int dl, double *res) {
 }
 
 static void t_parallel(int nthr, int reps, int dl, double *res) {
-#pragma omp target thread_limit(nthr) map(tofrom: res[0:3])
+#pragma omp target thread_limit(nthr) map(tofrom: res[0:4])
   {
     double t0 = omp_get_wtime();
     for (int j = 0; j < reps; j++) {
@@ -69,24 +73,33 @@ static void t_parallel(int nthr, int reps, int dl, double *res) {
 }
 
 static void t_for(int nthr, int reps, int dl, double *res) {
-#pragma omp target thread_limit(nthr) map(tofrom: res[0:3])
+#pragma omp target thread_limit(nthr) map(tofrom: res[0:4])
   {
+    int done = 0, expected = 0;
     double t0 = omp_get_wtime();
 #pragma omp parallel num_threads(nthr)
     {
-      int n = omp_get_num_threads();
+      int n = omp_get_num_threads(), mine = 0;
       for (int j = 0; j < reps; j++) {
 #pragma omp for
-        for (int i = 0; i < n; i++) epcc_delay(dl);
+        for (int i = 0; i < n; i++) {
+          epcc_delay(dl);
+          mine++;
+        }
       }
+#pragma omp atomic
+      done += mine;
+      if (omp_get_thread_num() == 0) expected = reps * n;
     }
     res[0] = omp_get_wtime() - t0;
     res[1] = reps;
+    res[2] = done;
+    res[3] = expected;
   }
 }
 
 static void t_parallel_for(int nthr, int reps, int dl, double *res) {
-#pragma omp target thread_limit(nthr) map(tofrom: res[0:3])
+#pragma omp target thread_limit(nthr) map(tofrom: res[0:4])
   {
     double t0 = omp_get_wtime();
     for (int j = 0; j < reps; j++) {
@@ -99,7 +112,7 @@ static void t_parallel_for(int nthr, int reps, int dl, double *res) {
 }
 
 static void t_barrier(int nthr, int reps, int dl, double *res) {
-#pragma omp target thread_limit(nthr) map(tofrom: res[0:3])
+#pragma omp target thread_limit(nthr) map(tofrom: res[0:4])
   {
     double t0 = omp_get_wtime();
 #pragma omp parallel num_threads(nthr)
@@ -115,34 +128,46 @@ static void t_barrier(int nthr, int reps, int dl, double *res) {
 }
 
 static void t_single(int nthr, int reps, int dl, double *res) {
-#pragma omp target thread_limit(nthr) map(tofrom: res[0:3])
+#pragma omp target thread_limit(nthr) map(tofrom: res[0:4])
   {
+    int count = 0;
     double t0 = omp_get_wtime();
 #pragma omp parallel num_threads(nthr)
     {
       for (int j = 0; j < reps; j++) {
 #pragma omp single
-        epcc_delay(dl);
+        {
+          epcc_delay(dl);
+          count++;
+        }
       }
     }
     res[0] = omp_get_wtime() - t0;
     res[1] = reps;
+    res[2] = count;
+    res[3] = reps;
   }
 }
 
 static void t_master(int nthr, int reps, int dl, double *res) {
-#pragma omp target thread_limit(nthr) map(tofrom: res[0:3])
+#pragma omp target thread_limit(nthr) map(tofrom: res[0:4])
   {
+    int count = 0;
     double t0 = omp_get_wtime();
 #pragma omp parallel num_threads(nthr)
     {
       for (int j = 0; j < reps; j++) {
 #pragma omp master
-        epcc_delay(dl);
+        {
+          epcc_delay(dl);
+          count++;
+        }
       }
     }
     res[0] = omp_get_wtime() - t0;
     res[1] = reps;
+    res[2] = count;
+    res[3] = reps;
   }
 }
 
@@ -150,31 +175,36 @@ static void t_master(int nthr, int reps, int dl, double *res) {
  * EPCC; every thread does reps / nthreads of them (the real team size, not the request). */
 #ifndef EPCC_NO_CRITICAL
 static void t_critical(int nthr, int reps, int dl, double *res) {
-#pragma omp target thread_limit(nthr) map(tofrom: res[0:3])
+#pragma omp target thread_limit(nthr) map(tofrom: res[0:4])
   {
-    int total = 0;
+    int total = 0, count = 0;
     double t0 = omp_get_wtime();
 #pragma omp parallel num_threads(nthr)
     {
       int n = reps / omp_get_num_threads();
       for (int j = 0; j < n; j++) {
 #pragma omp critical
-        epcc_delay(dl);
+        {
+          epcc_delay(dl);
+          count = count + 1; /* not atomic: only mutual exclusion makes it exact */
+        }
       }
       if (omp_get_thread_num() == 0) total = n * omp_get_num_threads();
     }
     res[0] = omp_get_wtime() - t0;
     res[1] = total;
+    res[2] = count;
+    res[3] = total;
   }
 }
 #endif
 
 static void t_lock(int nthr, int reps, int dl, double *res) {
-#pragma omp target thread_limit(nthr) map(tofrom: res[0:3])
+#pragma omp target thread_limit(nthr) map(tofrom: res[0:4])
   {
     omp_lock_t lock;
     omp_init_lock(&lock);
-    int total = 0;
+    int total = 0, count = 0;
     double t0 = omp_get_wtime();
 #pragma omp parallel num_threads(nthr)
     {
@@ -182,19 +212,22 @@ static void t_lock(int nthr, int reps, int dl, double *res) {
       for (int j = 0; j < n; j++) {
         omp_set_lock(&lock);
         epcc_delay(dl);
+        count = count + 1; /* not atomic: only mutual exclusion makes it exact */
         omp_unset_lock(&lock);
       }
       if (omp_get_thread_num() == 0) total = n * omp_get_num_threads();
     }
     res[0] = omp_get_wtime() - t0;
     res[1] = total;
+    res[2] = count;
+    res[3] = total;
     omp_destroy_lock(&lock);
   }
 }
 
 static void t_atomic(int nthr, int reps, int dl, double *res) {
   (void)dl;
-#pragma omp target thread_limit(nthr) map(tofrom: res[0:3])
+#pragma omp target thread_limit(nthr) map(tofrom: res[0:4])
   {
     double sum = 0.0;
     int total = 0;
@@ -211,24 +244,27 @@ static void t_atomic(int nthr, int reps, int dl, double *res) {
     res[0] = omp_get_wtime() - t0;
     res[1] = total;
     res[2] = sum;
+    res[3] = total;
   }
 }
 
 static void t_reduction(int nthr, int reps, int dl, double *res) {
-#pragma omp target thread_limit(nthr) map(tofrom: res[0:3])
+#pragma omp target thread_limit(nthr) map(tofrom: res[0:4])
   {
-    int sum = 0;
+    int sum = 0, team = 0;
     double t0 = omp_get_wtime();
     for (int j = 0; j < reps; j++) {
 #pragma omp parallel num_threads(nthr) reduction(+: sum)
       {
         epcc_delay(dl);
         sum += 1;
+        if (j == 0 && omp_get_thread_num() == 0) team = omp_get_num_threads();
       }
     }
     res[0] = omp_get_wtime() - t0;
     res[1] = reps;
     res[2] = sum;
+    res[3] = (double)reps * team;
   }
 }
 
@@ -237,19 +273,28 @@ static void t_reduction(int nthr, int reps, int dl, double *res) {
 #define EPCC_SCHED_TEST(fname, SCHED)                                                 \
   static void fname(int nthr, int reps, int dl, int iters, int chunk, double *res) { \
     (void)chunk;                                                                      \
-    _Pragma("omp target thread_limit(nthr) map(tofrom: res[0:3])") \
+    _Pragma("omp target thread_limit(nthr) map(tofrom: res[0:4])") \
     {                                                                                 \
+      int done = 0, expected = 0;                                                     \
       double t0 = omp_get_wtime();                                                    \
       _Pragma("omp parallel num_threads(nthr)")                                       \
       {                                                                               \
-        int n = iters * omp_get_num_threads();                                        \
+        int n = iters * omp_get_num_threads(), mine = 0;                              \
         for (int j = 0; j < reps; j++) {                                              \
           _Pragma(SCHED)                                                              \
-          for (int i = 0; i < n; i++) epcc_delay(dl);                                 \
+          for (int i = 0; i < n; i++) {                                               \
+            epcc_delay(dl);                                                           \
+            mine++;                                                                   \
+          }                                                                           \
         }                                                                             \
+        _Pragma("omp atomic")                                                         \
+        done += mine;                                                                 \
+        if (omp_get_thread_num() == 0) expected = reps * n;                           \
       }                                                                               \
       res[0] = omp_get_wtime() - t0;                                                  \
       res[1] = reps;                                                                  \
+      res[2] = done;                                                                  \
+      res[3] = expected;                                                              \
     }                                                                                 \
   }
 EPCC_SCHED_TEST(t_sched_static, "omp for schedule(static)")
@@ -261,7 +306,7 @@ EPCC_SCHED_TEST(t_sched_guided_n, "omp for schedule(guided, chunk)")
 static void t_sched_reference(int nthr, int reps, int dl, int iters, int chunk, double *res) {
   (void)nthr;
   (void)chunk;
-#pragma omp target thread_limit(32) map(tofrom: res[0:3])
+#pragma omp target thread_limit(32) map(tofrom: res[0:4])
   {
     double t0 = omp_get_wtime();
     for (int j = 0; j < reps; j++)
@@ -294,6 +339,7 @@ static void t_target_map(int reps, double *res) {
   res[0] = host_seconds() - t0;
   res[1] = reps;
   res[2] = small[0];
+  res[3] = reps; /* small[0] started at 0 and each region added 1 */
 }
 
 static int probe_threads(int nthr) {
@@ -332,7 +378,7 @@ int main(void) {
   while (fgets(line, sizeof line, stdin)) {
     char name[64];
     int nthr = 0, reps = 0, dl = 0, iters = 0, chunk = 0;
-    double res[3] = {0.0, 0.0, 0.0};
+    double res[4] = {0.0, 0.0, 0.0, 0.0};
     if (strncmp(line, "quit", 4) == 0) break;
     if (sscanf(line, "probe %d", &nthr) == 1) {
       printf("ok %d\n", probe_threads(nthr));
@@ -350,7 +396,7 @@ int main(void) {
     for (size_t k = 0; !found && k < sizeof sched_tests / sizeof sched_tests[0]; k++)
       if (strcmp(name, sched_tests[k].name) == 0) { sched_tests[k].fn(nthr, reps, dl, iters, chunk, res); found = 1; }
     if (!found) printf("err unknown test %s\n", name);
-    else printf("ok %.9e %.0f\n", res[0], res[1]);
+    else printf("ok %.9e %.0f %.0f %.0f\n", res[0], res[1], res[2], res[3]);
   }
   return 0;
 }

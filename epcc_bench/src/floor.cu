@@ -128,7 +128,7 @@ int main() {
     double seconds = 0.0;
     if (!check(cudaGetLastError(), "launch") || !check(cudaDeviceSynchronize(), name)) continue;
     if (!check(cudaMemcpy(&seconds, d_out, sizeof seconds, cudaMemcpyDeviceToHost), "cudaMemcpy")) continue;
-    printf("ok %.9e %d\n", seconds, reps);
+    printf("ok %.9e %d 0 0\n", seconds, reps);  // nothing to check
   }
   cudaFree(d_out);
   return 0;
