@@ -5,7 +5,7 @@
 sync.png:   overhead per construct against worker threads, one line per variant, one panel
             per construct (like Figure 4 of the warp-specialization paper).
 sched.png:  schedbench overhead per `for` against chunk size, one panel per schedule kind,
-            at the largest thread count measured by every variant.
+            one row per thread count (32, 256, 992 where measured).
 target.png: end-to-end time of an empty target region and of one with a small map.
 """
 from __future__ import annotations
@@ -42,15 +42,16 @@ def plot_sync(meta, rows, path: Path) -> None:
     fig, axes = plt.subplots(2, 5, figsize=(20, 8))
     for ax, test in zip(axes.flat, SYNC_PANELS):
         for v in variants:
-            pts = sorted((t, y) for (vv, tt, t, c), y in idx.items() if vv == v and tt == test and c == 0)
+            # Log scale: an overhead at or below zero (within noise of the reference) is not drawn.
+            pts = sorted((t, y) for (vv, tt, t, c), y in idx.items() if vv == v and tt == test and c == 0 and y > 0)
             if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], label=v, **STYLE.get(v, {}))
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], label=v, markersize=4, **STYLE.get(v, {}))
         ax.set_title(test)
         ax.set_xlabel("worker threads")
         ax.set_ylabel("overhead per construct (us)")
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("symlog", linthresh=0.01)
-        ax.grid(True, alpha=0.3)
+        ax.set_xticks([32, 256, 512, 768, 992])
+        ax.set_yscale("log")
+        ax.grid(True, which="both", alpha=0.3)
     handles, labels = [], []
     for ax in axes.flat:
         for h, lab in zip(*ax.get_legend_handles_labels()):
@@ -64,33 +65,33 @@ def plot_sync(meta, rows, path: Path) -> None:
     plt.close(fig)
 
 
-def plot_sched(meta, rows, path: Path) -> None:
+def plot_sched(meta, rows, path: Path, threads_rows=(32, 256, 992)) -> None:
+    """One row of panels per thread count (those measured), one panel per schedule kind."""
     idx = report.overhead_index(rows)
     variants = [v for v in report.variants_in(rows) if any(k[0] == v and k[1] in SCHED_PANELS for k in idx)]
-    common = None
-    for v in variants:
-        ts = {k[2] for k in idx if k[0] == v and k[1] in SCHED_PANELS}
-        common = ts if common is None else common & ts
-    threads = max(common) if common else None
-    fig, axes = plt.subplots(1, len(SCHED_PANELS), figsize=(15, 4.5))
-    for ax, test in zip(axes, SCHED_PANELS):
-        for v in variants:
-            pts = sorted((c, y) for (vv, tt, t, c), y in idx.items() if vv == v and tt == test and t == threads)
-            if pts:
-                ax.plot([p[0] for p in pts], [p[1] for p in pts], label=v, **STYLE.get(v, {}))
-            static = idx.get((v, "static", threads, 0))
-            if static is not None and test == "static_n":
-                ax.axhline(static, linestyle=":", color=STYLE.get(v, {}).get("color", "gray"), alpha=0.6)
-        ax.set_title(f"schedule({test.replace('_n', ', n')}) at {threads} threads")
-        ax.set_xlabel("chunk size n")
-        ax.set_ylabel("overhead per for (us)")
-        ax.set_xscale("log", base=2)
-        ax.set_yscale("symlog", linthresh=0.1)
-        ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=8)
-    fig.suptitle(_title(meta) + " - schedbench")
-    fig.tight_layout(rect=(0, 0, 1, 0.93))
-    fig.savefig(path, dpi=90)
+    measured = sorted({k[2] for k in idx if k[1] in SCHED_PANELS})
+    wanted = [t for t in threads_rows if t in measured] or measured[-1:]
+    fig, axes = plt.subplots(len(wanted), len(SCHED_PANELS), figsize=(15, 4.2 * len(wanted)), squeeze=False)
+    for row, threads in zip(axes, wanted):
+        for ax, test in zip(row, SCHED_PANELS):
+            for v in variants:
+                pts = sorted((c, y) for (vv, tt, t, c), y in idx.items()
+                             if vv == v and tt == test and t == threads and y > 0)
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], label=v, **STYLE.get(v, {}))
+                static = idx.get((v, "static", threads, 0))
+                if static is not None and static > 0 and test == "static_n":
+                    ax.axhline(static, linestyle=":", color=STYLE.get(v, {}).get("color", "gray"), alpha=0.6)
+            ax.set_title(f"schedule({test.replace('_n', ', n')}) at {threads} threads")
+            ax.set_xlabel("chunk size n")
+            ax.set_ylabel("overhead per for (us)")
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.grid(True, which="both", alpha=0.3)
+            ax.legend(fontsize=7)
+    fig.suptitle(_title(meta) + " - schedbench (dotted: schedule(static))")
+    fig.tight_layout(rect=(0, 0, 1, 0.96))
+    fig.savefig(path, dpi=80)
     plt.close(fig)
 
 

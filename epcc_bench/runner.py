@@ -22,7 +22,8 @@ from pathlib import Path
 from . import method
 from .executor import Executor, ExecutorError, WrongAnswer
 
-MAX_FAILURES_PER_VARIANT = 6  # then the rest of that variant is skipped (a broken build)
+MAX_FAILURES_PER_TEST = 3      # crashes/hangs of one test in one variant; then that test is skipped
+MAX_FAILURES_PER_VARIANT = 20  # then the rest of that variant is skipped (a broken build)
 
 CSV_FIELDS = [
     "variant", "label", "test", "group", "threads", "threads_actual", "chunk", "iters_per_thread",
@@ -64,8 +65,8 @@ def source_env(script: str) -> dict[str, str]:
 # Progress
 # ------------------------------------------------------------------------------------------
 class Progress:
-    def __init__(self, total: int, stream=sys.stderr):
-        self.total, self.done, self.stream = total, 0, stream
+    def __init__(self, total: int, stream=None):
+        self.total, self.done, self.stream = total, 0, stream or sys.stderr
         self.tty = hasattr(stream, "isatty") and stream.isatty()
         self.t0 = time.monotonic()
 
@@ -103,6 +104,7 @@ class Variant:
         self.references: dict[str, float] = {}
         self.actual_threads: dict[int, int] = {}
         self.failures = 0
+        self.test_failures: dict[str, int] = {}
         self.timed_out: dict[tuple[str, int], int] = {}  # (test, chunk) -> threads where it hung
 
     def supports(self, test: str) -> bool:
@@ -183,6 +185,9 @@ class Bench:
             return self.row(v, test, threads, chunk, status="skipped", note="time budget used up")
         if v.failures >= MAX_FAILURES_PER_VARIANT:
             return self.row(v, test, threads, chunk, status="skipped", note=f"{v.failures} failures in this variant")
+        if v.test_failures.get(test, 0) >= MAX_FAILURES_PER_TEST:
+            return self.row(v, test, threads, chunk, status="skipped",
+                            note=f"{v.test_failures[test]} failures of this test in this variant")
         if (test, chunk) in v.timed_out:
             return self.row(v, test, threads, chunk, status="skipped",
                             note=f"timed out at {v.timed_out[(test, chunk)]} threads")
@@ -192,6 +197,7 @@ class Bench:
             return self.row(v, test, threads, chunk, status="wrong", note=str(exc)[:300])
         except ExecutorError as exc:
             v.failures += 1
+            v.test_failures[test] = v.test_failures.get(test, 0) + 1
             if "no answer within" in str(exc):
                 v.timed_out[(test, chunk)] = threads
             return self.row(v, test, threads, chunk, status="error", note=str(exc)[:300])
