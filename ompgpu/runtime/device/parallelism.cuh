@@ -214,6 +214,9 @@ OMPGPU_DEV void spmd_parallel_begin() {
   barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
   detail::thr_ref().ps |= 1u;
 }
+// The same entry when the serial code before it stored nothing that other threads read
+// (what the compiler's SPMD planner guarantees): no barrier, the thread just marks itself.
+OMPGPU_DEV void spmd_parallel_begin_uniform() { detail::thr_ref().ps |= 1u; }
 OMPGPU_DEV void spmd_parallel_end() {
   barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
   detail::thr_ref().ps &= (unsigned short)~1u;
