@@ -58,7 +58,8 @@ int main(void) {
       for (int i = 0; i < DIM; i++) factor[i] = (i == k) ? 0.0 : aug[i][k];
 #pragma omp parallel for collapse(2)
       for (int i = 0; i < DIM; i++)
-        for (int j = k; j <= DIM; j++) aug[i][j] -= factor[i] * aug[k][j];
+        for (int j = k; j <= DIM; j++)
+          if (i != k) aug[i][j] -= factor[i] * aug[k][j]; /* row k is read by all: never written here */
     }
 #pragma omp parallel for
     for (int i = 0; i < DIM; i++) sol[s][i] = aug[i][DIM];
