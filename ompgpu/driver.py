@@ -40,7 +40,8 @@ def translate(path: str, opts: Options) -> Translation:
     try:
         program = outline(bound)
         device = generate_device(program, plan_kernels(program, opts.mode))
-        host = generate_host(program, device.kernel_names, opts.offload, device.globals, device.kernel_modes)
+        host = generate_host(program, device.kernel_names, opts.offload, device.globals, device.kernel_modes,
+                             device.kernel_max_threads)
     except OmpgpuError as exc:
         exc.coord = bound.coord_fixer.fix(exc.coord)
         raise

@@ -51,6 +51,7 @@ class DeviceOutput:
     kernel_modes: dict[int, str]  # by id(kernel): "spmd" or "generic"
     remarks: list[tuple[SourceCoord, str]] = field(default_factory=list)
     globals: tuple[str, ...] = ()  # declare target variables whose device copies this file defines
+    kernel_max_threads: dict[int, int] = field(default_factory=dict)  # by id(kernel): launch bound
 
 
 def generate_device(program: Program, plans: dict[int, KernelPlan], nvrtc: bool = False) -> DeviceOutput:
@@ -115,7 +116,8 @@ class _DeviceGen:
                       critical_names=sorted(self.critical_names), global_names=self.global_names,
                       nvrtc=self.nvrtc)
         modes = {id(k): self.plans[id(k)].mode for k in self.p.kernels}
-        return DeviceOutput(cuda, names, modes, self.remarks, tuple(self.global_names))
+        max_threads = {id(k): self.plans[id(k)].max_threads for k in self.p.kernels}
+        return DeviceOutput(cuda, names, modes, self.remarks, tuple(self.global_names), max_threads)
 
     # -- declarations the device needs --------------------------------------------
     def _is_user_decl(self, node: c_ast.Node) -> bool:
@@ -278,7 +280,7 @@ class _Emitter(CGen):
             if reds:
                 text = render("reduction_scope.j2", reds=reds, body=text, barrier=False, team_size=self.team_size)
         return {"name": kname, "coord": k.coord, "params": params, "aliases": aliases, "promotions": promotions,
-                "privates": privates, "body": text, "max_threads": 1024, "plan": self.plan,
+                "privates": privates, "body": text, "max_threads": self.plan.max_threads, "plan": self.plan,
                 "mode": self.plan.mode, "lean": self.plan.lean, "combined": self.plan.combined}
 
     def _declare_private(self, sym: Symbol) -> str:
@@ -544,7 +546,10 @@ class _Emitter(CGen):
     def _schedule(self, d: Directive) -> tuple[str, str | None]:
         c = d.clause("schedule")
         if c is None:
-            return "static", None
+            # The default schedule is implementation-defined; on the GPU it is static with
+            # chunk 1, so consecutive threads take consecutive iterations and their memory
+            # accesses coalesce (one contiguous block per thread would stride them apart).
+            return "static", "1"
         kind = c.schedule_kind if c.schedule_kind not in ("auto", "runtime") else "static"
         return kind, (c.chunk.text if c.chunk is not None else None)
 

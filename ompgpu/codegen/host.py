@@ -40,7 +40,7 @@ class MapEntry:
 
 
 def generate_host(program: Program, kernel_names: dict[int, str], offload: str, device_globals: tuple[str, ...] = (),
-                  kernel_modes: dict[int, str] | None = None) -> str:
+                  kernel_modes: dict[int, str] | None = None, kernel_max_threads: dict[int, int] | None = None) -> str:
     pre = program.bound.pre
     text = pre.text
     if offload == "none":
@@ -81,7 +81,8 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
         if target_kind(d) == "kernel":
             k = kernels[id(c)]
             kname = kernel_names[id(k)]
-            descs.append(_kernel_desc(k, kname, offload, (kernel_modes or {}).get(id(k), "generic")))
+            descs.append(_kernel_desc(k, kname, offload, (kernel_modes or {}).get(id(k), "generic"),
+                                      (kernel_max_threads or {}).get(id(k), 1024)))
             teams = k.teams
             spmd = (kernel_modes or {}).get(id(k)) == "spmd"
             return render("host_target.j2", kd=f"__ompgpu_kd_{kname}", maps=_kernel_maps(k), device=device, if_cond=if_cond,
@@ -230,9 +231,9 @@ def _looks_pointer(item: ListItem) -> bool:
     return bool(item.sections)
 
 
-def _kernel_desc(k: Kernel, kname: str, offload: str, mode: str) -> dict:
+def _kernel_desc(k: Kernel, kname: str, offload: str, mode: str = "generic", max_threads: int = 1024) -> dict:
     return {"var": f"__ompgpu_kd_{kname}", "name": kname, "file": k.coord.file, "line": k.coord.line, "col": k.coord.col,
-            "mode": "OMPGPU_MODE_SPMD" if mode == "spmd" else "OMPGPU_MODE_GENERIC", "launch": f"__ompgpu_launch_{kname}", "default_threads": 0,
+            "mode": "OMPGPU_MODE_SPMD" if mode == "spmd" else "OMPGPU_MODE_GENERIC", "max_threads": max_threads, "launch": f"__ompgpu_launch_{kname}", "default_threads": 0,
             # A target region without teams runs as one team.
             "static_teams": 0 if k.teams is not None else 1}
 

@@ -31,6 +31,7 @@ from ompgpu.analysis.symbols import ScopedVisitor, Symbol, declare, is_array, is
 from ompgpu.errors import SourceCoord, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, kernel_scope, region_sharing
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_var_names
+from ompgpu.parser.clause_rules import int_constant
 
 MODES = ("auto", "generic", "spmd")
 
@@ -58,6 +59,7 @@ class KernelPlan:
     combined: bool                 # the kernel body is one parallel region (no serial code)
     not_spmd: Reason | None        # first statement that rules SPMD out (None: SPMD is legal)
     needs_state: Reason | None     # spmd: first construct that needs the runtime's state
+    max_threads: int = 1024        # launch bound (__launch_bounds__ and the host's clamp)
 
     @property
     def elided(self) -> tuple[str, ...]:
@@ -78,8 +80,29 @@ def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan
         elif forced == "spmd" and p.not_spmd is not None:
             raise UnsupportedError(f"--mode=spmd: this target region cannot run in SPMD mode: {p.not_spmd.why} "
                                    f"(at {p.not_spmd.coord})", k.coord)
-        plans[id(k)] = p
+        plans[id(k)] = dataclasses.replace(p, max_threads=_launch_bound(k, p.mode))
     return plans
+
+
+def _launch_bound(k: Kernel, mode: str) -> int:
+    """Threads per team the kernel is compiled for: a constant thread_limit (plus the master
+    warp in generic mode; or the combined region's constant num_threads in SPMD mode) lets
+    nvcc give each thread more registers; otherwise the CUDA maximum, 1024."""
+    d = k.construct.directive
+    limits = []
+    for directive in (k.teams, d):
+        c = directive.clause("thread_limit") if directive is not None else None
+        v = int_constant(c.expr.text) if c is not None and c.expr is not None else None
+        if v is not None and v > 0:
+            limits.append(v + (32 if mode == "generic" else 0))
+    c = d.clause("num_threads") if mode == "spmd" else None
+    v = int_constant(c.expr.text) if c is not None and c.expr is not None else None
+    if v is not None and v > 0:
+        limits.append(v)
+    bound = min(limits, default=1024)
+    if mode == "generic":
+        bound = max(64, (bound + 31) // 32 * 32)  # W*32 + 32, at least one worker warp
+    return max(1, min(bound, 1024))
 
 
 def is_combined(k: Kernel) -> bool:

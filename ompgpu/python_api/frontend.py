@@ -118,7 +118,7 @@ def translate_source(source: str, name: str, options=(), filename: str = "<strin
             program = outline(bound)
             nvrtc = _generate(program, opts, nvrtc=True)
             full = _generate(program, opts, nvrtc=False)
-            plan = build_plan(program, nvrtc.kernel_names, name, fix, nvrtc.kernel_modes)
+            plan = build_plan(program, nvrtc.kernel_names, name, fix, nvrtc.kernel_modes, nvrtc.kernel_max_threads)
         except OmpgpuError as exc:
             exc.coord = bound.coord_fixer.fix(exc.coord)
             raise

@@ -125,19 +125,20 @@ class FunctionPlan:
 
 
 def build_plan(program: Program, kernel_names: dict[int, str], name: str, fix_coord,
-               kernel_modes: dict[int, str] | None = None) -> FunctionPlan:
+               kernel_modes: dict[int, str] | None = None, kernel_max_threads: dict[int, int] | None = None) -> FunctionPlan:
     fn = program.functions.get(name)
     if fn is None:
         known = ", ".join(sorted(program.functions)) or "none"
         raise OmpgpuError(f"no function named '{name}' in the source (functions defined: {known})")
-    return _PlanBuilder(program, kernel_names, fn, fix_coord, kernel_modes or {}).run()
+    return _PlanBuilder(program, kernel_names, fn, fix_coord, kernel_modes or {}, kernel_max_threads or {}).run()
 
 
 class _PlanBuilder:
     def __init__(self, program: Program, kernel_names: dict[int, str], fn: c_ast.FuncDef, fix_coord,
-                 kernel_modes: dict[int, str]):
+                 kernel_modes: dict[int, str], kernel_max_threads: dict[int, int]):
         self.p, self.names, self.fn, self.fix = program, kernel_names, fn, fix_coord
         self.modes = kernel_modes
+        self.max_threads = kernel_max_threads
         self.kernels = {id(k.construct): k for k in program.kernels}
         self.env = program.globals_env.child()
         self.launched: list[str] = []
@@ -287,7 +288,7 @@ class _PlanBuilder:
         d = k.construct.directive
         kname = self.names[id(k)]
         mode = self.modes.get(id(k), "generic")
-        desc = _kernel_desc(k, kname, "cuda", mode)
+        desc = _kernel_desc(k, kname, "cuda", mode, self.max_threads.get(id(k), 1024))
         mods: dict[str, tuple[str, ...]] = {}
         for c in d.clauses_of("map"):
             for item in c.items:
