@@ -12,10 +12,10 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from ompgpu.analysis.symbols import is_pointer, resolve_typedef
+from ompgpu.analysis.symbols import is_pointer, region_uses, resolve_typedef
 from ompgpu.codegen.render import render
 from ompgpu.errors import OmpSyntaxError, UnsupportedError
-from ompgpu.outliner.outline import Kernel, Program, struct_member_map, whole_struct, target_kind
+from ompgpu.outliner.outline import Kernel, Program, pointer_member_section, struct_member_map, target_kind, whole_struct
 from ompgpu.parser.bind import OmpConstruct
 from ompgpu.parser.directives import ListItem
 
@@ -23,11 +23,27 @@ MAP_FLAGS = {"to": ["OMPGPU_MAP_TO"], "from": ["OMPGPU_MAP_FROM"], "tofrom": ["O
              "alloc": [], "release": ["OMPGPU_MAP_RELEASE"], "delete": ["OMPGPU_MAP_DELETE"], "": []}
 MODIFIER_FLAGS = {"always": "OMPGPU_MAP_ALWAYS", "present": "OMPGPU_MAP_PRESENT"}
 # Host OpenMP device-memory API calls that ompgpu's runtime implements (libgomp has its own).
-RENAMED_HOST_API = ("omp_target_alloc", "omp_target_free", "omp_target_memcpy", "omp_target_is_present",
+RENAMED_HOST_API = ("omp_target_alloc", "omp_target_free", "omp_target_memcpy", "omp_target_memcpy_rect", "omp_target_is_present",
                     "omp_target_associate_ptr", "omp_target_disassociate_ptr", "omp_get_num_devices",
                     "omp_get_default_device", "omp_set_default_device", "omp_get_initial_device",
                     "omp_is_initial_device", "omp_get_device_num")
 _RENAME_RE = re.compile(r"\b(" + "|".join(RENAMED_HOST_API) + r")\b")
+
+
+@dataclass(frozen=True)
+class TargetTask:
+    """A host `#pragma omp task` around a construct with nowait or depend (OpenMP's
+    target task): libgomp provides deferral, dependences and taskwait; the runtime runs
+    each task's transfers and kernels on the stream of the host thread that executes it.
+    `deferred` is False for depend without nowait (an undeferred task that still waits
+    for its dependences). Variables whose address the construct uses are shared; values
+    the construct captures (firstprivate scalars, pointer values, section bounds) are
+    firstprivate, i.e. taken when the construct is encountered."""
+
+    deferred: bool
+    depends: tuple[tuple[str, str], ...]  # (dependence type, items as written)
+    shared: tuple[str, ...]
+    firstprivate: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -55,6 +71,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
         end = body_start if c.body is None else _statement_end(text, body_start, c)
         spans.append((start, end, body_start, c))
     descs, locs = [], []
+    link_globals = _link_globals(program)
 
     def replace(lo: int, hi: int, inner: list) -> str:
         """Text of [lo, hi) with the constructs in `inner` (sorted, non-overlapping at this level) replaced."""
@@ -82,11 +99,18 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
             kname = kernel_names[id(k)]
             descs.append(_kernel_desc(k, kname, offload))
             teams = k.teams
-            return render("host_target.j2", kd=f"__ompgpu_kd_{kname}", maps=_kernel_maps(k), device=device, if_cond=if_cond,
-                          num_teams=(_clause_expr(teams, "num_teams") if teams else None) or "0",
-                          thread_limit=(_clause_expr(teams, "thread_limit") if teams else None) or _clause_expr(d, "thread_limit") or "0",
-                          fallback=_line_marker(pre, text, start, line_starts) + text[start:end])
-        maps = _data_maps(d)
+            num_teams = (_clause_expr(teams, "num_teams") if teams else None) or "0"
+            thread_limit = (_clause_expr(teams, "thread_limit") if teams else None) or _clause_expr(d, "thread_limit") or "0"
+            maps = _kernel_maps(k, link_globals)
+            task = _target_task(d, k.env, maps, (device, if_cond, num_teams, thread_limit), _kernel_task_vars(k))
+            fallback = text[start:end]
+            if task is not None:  # the host fallback runs inside the task: its own nowait/depend are done
+                fallback = _strip_clauses(fallback, ("nowait", "depend"))
+            return render("host_target.j2", kd=f"__ompgpu_kd_{kname}", maps=maps, device=device, if_cond=if_cond,
+                          num_teams=num_teams, thread_limit=thread_limit, task=task,
+                          fallback=_line_marker(pre, text, start, line_starts) + fallback)
+        env = program.data_envs.get(id(c))
+        maps = _data_maps(d, env)
         if d.name == "target data":
             body = replace(body_start, end, nested)
             udp = [item.name for cl in d.clauses if cl.kind in ("use_device_ptr", "use_device_addr") for item in cl.items]
@@ -94,12 +118,116 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
                           use_device_ptr=udp)
         fn = {"target enter data": "ompgpu_target_data_begin", "target exit data": "ompgpu_target_data_end",
               "target update": "ompgpu_target_update"}[d.name]
-        # nowait/depend: executed synchronously, an allowed schedule of a deferred task.
-        return render("host_standalone.j2", fn=fn, loc=loc_name, maps=maps, device=device, if_cond=if_cond)
+        task = _target_task(d, env, maps, (device, if_cond), _data_task_vars(d, env)) if env is not None else None
+        return render("host_standalone.j2", fn=fn, loc=loc_name, maps=maps, device=device, if_cond=if_cond, task=task)
 
     body = replace(0, len(text), sorted(spans, key=lambda s: (s[0], -s[1])))
     body = _rename_host_api(body, pre)
-    return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body, globals=device_globals)
+    globals_ = [{"name": g, "link": g in link_globals} for g in device_globals]
+    return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body, globals=globals_)
+
+
+def _link_globals(program: Program) -> frozenset[str]:
+    """Variables named in `declare target link(...)`."""
+    names = set()
+    for node in program.bound.ast.ext:
+        if isinstance(node, OmpConstruct) and node.directive.name == "declare target":
+            for c in node.directive.clauses:
+                if c.kind == "link":
+                    names.update(item.name for item in c.items)
+    return frozenset(names)
+
+
+# ---------------------------------------------------------------------------
+# nowait / depend: target tasks
+
+_IDENT = re.compile(r"(?<!\.)(?<!->)\b[A-Za-z_]\w*")  # names, not members
+
+
+def _kernel_task_vars(k: Kernel) -> tuple[list[str], list[str]]:
+    """(shared, firstprivate) variables of a target region's task: mapped objects by
+    address, captured values (firstprivate scalars, pointers) by value."""
+    shared, values = [], []
+    for cap in k.captures:
+        if cap.how in ("literal", "attach") or is_pointer(resolve_typedef(cap.sym.type, k.env)):
+            values.append(cap.name)
+        else:
+            shared.append(cap.name)
+    for c in k.construct.directive.clauses:
+        if c.kind == "map":
+            for item in c.items:
+                sym = k.env.lookup(item.name)
+                if sym is not None and not item.members and is_pointer(resolve_typedef(sym.type, k.env)):
+                    values.append(item.name)
+                else:
+                    shared.append(item.name)
+    return shared, values
+
+
+def _data_task_vars(d, env) -> tuple[list[str], list[str]]:
+    shared, values = [], []
+    for c in d.clauses:
+        if c.kind in ("map", "to", "from"):
+            for item in c.items:
+                sym = env.lookup(item.name)
+                if sym is not None and not item.members and is_pointer(resolve_typedef(sym.type, env)):
+                    values.append(item.name)
+                else:
+                    shared.append(item.name)
+    return shared, values
+
+
+def _target_task(d, env, maps: list[MapEntry], exprs: tuple[str, ...], task_vars) -> TargetTask | None:
+    nowait = d.has("nowait")
+    depends = tuple((c.dep_type, ", ".join(item.text for item in c.items)) for c in d.clauses_of("depend"))
+    if not nowait and not depends:
+        return None
+    shared, values = task_vars
+    # Names in section bounds and clause expressions are read when the task runs: take
+    # their values at the construct (firstprivate), unless the construct maps them.
+    for text in [m.begin for m in maps] + [m.size for m in maps] + list(exprs):
+        values += _IDENT.findall(text)
+    local = lambda n: (sym := env.lookup(n)) is not None and sym.kind == "var" and not sym.is_global
+    shared_out = _unique(n for n in shared if local(n))
+    first_out = _unique(n for n in values if local(n) and n not in shared_out)
+    return TargetTask(nowait, depends, tuple(shared_out), tuple(first_out))
+
+
+def _unique(names) -> list[str]:
+    out = []
+    for n in names:
+        if n not in out:
+            out.append(n)
+    return out
+
+
+def _strip_clauses(construct_text: str, kinds: tuple[str, ...]) -> str:
+    """The construct's text with the given clauses removed from its pragma line (the
+    first line): `nowait` and `depend(...)` of a construct that now runs inside a task."""
+    nl = construct_text.find("\n")
+    line, rest = (construct_text, "") if nl < 0 else (construct_text[:nl], construct_text[nl:])
+    out, i = [], 0
+    for m in re.finditer(r"\b(" + "|".join(kinds) + r")\b", line):
+        if m.start() < i:
+            continue
+        j = m.end()
+        k = j
+        while k < len(line) and line[k] in " \t":
+            k += 1
+        if k < len(line) and line[k] == "(":
+            depth = 0
+            while k < len(line):
+                depth += {"(": 1, ")": -1}.get(line[k], 0)
+                k += 1
+                if depth == 0:
+                    break
+            j = k
+        elif m.group(1) != "nowait":
+            continue
+        out.append(line[i:m.start()])
+        i = j
+    out.append(line[i:])
+    return "".join(out) + rest
 
 
 def _rename_host_api(text: str, pre) -> str:
@@ -143,10 +271,13 @@ def _flags(map_type: str, modifiers=(), extra=()) -> str:
     return " | ".join(flags) if flags else "0"
 
 
+def _path(item: ListItem) -> str:
+    """The C expression of the item's object without its sections: `a`, `s.in.p`."""
+    return item.name + "".join(f"{acc}{m}" for acc, m in zip(item.accessors or ("." for _ in item.members), item.members))
+
+
 def _section_entry(item: ListItem, flags: str, is_pointer: bool) -> MapEntry:
-    x = item.name
-    if item.members:
-        raise UnsupportedError(f"mapping a struct member ('{item.text}') is not supported yet", item.coord)
+    x = _path(item)
     if not item.sections:
         if is_pointer:
             return MapEntry(f"(void *)({x})", f"(void *)({x})", "0", flags, item.text)
@@ -165,7 +296,18 @@ def _section_entry(item: ListItem, flags: str, is_pointer: bool) -> MapEntry:
     return MapEntry(base, f"(void *)&({x})[{lo}]", f"(long long)({length}) * (long long)sizeof(({x})[0])", flags, item.text)
 
 
-def _kernel_maps(k: Kernel) -> list[MapEntry]:
+def _attach_entries(item: ListItem, map_type: str, modifiers, attach: bool) -> list[MapEntry]:
+    """`s.p[lo:n]` through a pointer member: the pointee section (a pointer-based section),
+    then (construct entry only) the attachment of the device copy of `s.p` to it; the
+    runtime attaches after every entry of the construct is mapped."""
+    section = _section_entry(item, _flags(map_type, modifiers, ["OMPGPU_MAP_PTR"]), True)
+    entries = [section]
+    if attach:
+        entries.append(MapEntry(f"(void *)&({_path(item)})", section.begin, "0", "OMPGPU_MAP_ATTACH", item.text))
+    return entries
+
+
+def _kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset()) -> list[MapEntry]:
     entries = []
     used = set()
     mods = {}
@@ -195,30 +337,71 @@ def _kernel_maps(k: Kernel) -> list[MapEntry]:
             entries.append(MapEntry(f"(void *)&({cap.name})", f"(void *)&({cap.name})", f"(long long)sizeof({cap.name})",
                                     _flags(cap.map_type, mods.get(cap.name, ()), ["OMPGPU_MAP_ARG", *implicit]), cap.name))
     # Mapped items the region does not use still move data.
+    struct_types: dict[str, str] = {}
     for c in k.construct.directive.clauses:
         if c.kind == "map":
             for item in c.items:
-                if item.name not in used:
-                    sym = k.env.lookup(item.name)
-                    ptr = sym is not None and is_pointer(resolve_typedef(sym.type, k.env))
-                    entries.append(_section_entry(item, _flags(c.map_type, c.modifiers, ["OMPGPU_MAP_PTR"] if ptr else []), ptr))
+                if item.members and item.name not in used:
+                    prior = struct_types.get(item.name)
+                    struct_types[item.name] = struct_member_map(item, c.map_type, (prior, item) if prior else None,
+                                                                pointer_member_section(item, k.env))
+    for c in k.construct.directive.clauses:
+        if c.kind == "map":
+            for item in c.items:
+                if item.name in used:
+                    continue
+                if item.members:
+                    if item.name in struct_types:
+                        whole = whole_struct(item)
+                        entries.append(_section_entry(whole, _flags(struct_types.pop(item.name), c.modifiers), False))
+                    continue
+                sym = k.env.lookup(item.name)
+                ptr = sym is not None and is_pointer(resolve_typedef(sym.type, k.env))
+                entries.append(_section_entry(item, _flags(c.map_type, c.modifiers, ["OMPGPU_MAP_PTR"] if ptr else []), ptr))
+    for map_type, item in k.attachments:
+        entries += _attach_entries(item, map_type, mods_of(k.construct.directive, item), attach=True)
+    # A `declare target link` variable the region uses is mapped tofrom unless a map
+    # clause names it (OpenMP 5.1, implicit data-mapping rules).
+    mapped = {item.name for c in k.construct.directive.clauses if c.kind == "map" for item in c.items}
+    for sym in region_uses(k.construct, k.env).order:
+        if sym.is_global and sym.name in link_globals and sym.name not in mapped:
+            entries.append(MapEntry(f"(void *)&({sym.name})", f"(void *)&({sym.name})", f"(long long)sizeof({sym.name})",
+                                    _flags("tofrom", (), ["OMPGPU_MAP_IMPLICIT"]), sym.name))
     return entries
 
 
-def _data_maps(d) -> list[MapEntry]:
-    entries = []
+def mods_of(d, item: ListItem) -> tuple[str, ...]:
+    """The map-type modifiers of the clause that lists `item`."""
+    for c in d.clauses:
+        if c.kind == "map" and item in c.items:
+            return c.modifiers
+    return ()
+
+
+def _data_maps(d, env) -> list[MapEntry]:
+    entries, attachments = [], []
+    entering = d.name in ("target data", "target enter data")
     for c in d.clauses:
         if c.kind == "map":
             for item in c.items:
                 mtype = c.map_type
                 if item.members:  # a struct member: the whole struct (see struct_member_map)
-                    mtype = struct_member_map(item, c.map_type, None) if c.map_type not in ("release", "delete", "alloc") else c.map_type
+                    through_pointer = env is not None and pointer_member_section(item, env)
+                    if through_pointer:
+                        attachments += _attach_entries(item, c.map_type, c.modifiers, attach=entering)
+                    if c.map_type in ("release", "delete", "alloc"):
+                        mtype = c.map_type
+                    elif through_pointer and not entering:
+                        mtype = "alloc"   # exit data: the struct only held the pointer; it is not copied back
+                    else:
+                        mtype = struct_member_map(item, c.map_type, None, through_pointer)
                     item = whole_struct(item)
                 entries.append(_section_entry(item, _flags(mtype, c.modifiers), _looks_pointer(item)))
         elif c.kind in ("to", "from") and d.name == "target update":
             for item in c.items:
-                entries.append(_section_entry(item, _flags(c.kind, getattr(c, "modifiers", ())), _looks_pointer(item)))
-    return entries
+                ptr = _looks_pointer(item) if not item.members else (env is not None and pointer_member_section(item, env))
+                entries.append(_section_entry(item, _flags(c.kind, getattr(c, "modifiers", ())), ptr))
+    return entries + attachments
 
 
 def _looks_pointer(item: ListItem) -> bool:

@@ -12,6 +12,7 @@ struct GlobalVar {
   long long size;
   void *(*device_address)(void);
   const char *name;
+  bool link;
 };
 
 // Function-local static: constructors of other translation units may run first.
@@ -31,8 +32,13 @@ void register_globals_on(Device &dev) {
     m.hbegin = reinterpret_cast<std::uintptr_t>(g.host);
     m.size = static_cast<std::size_t>(g.size);
     m.dbegin = reinterpret_cast<std::uintptr_t>(daddr);
-    m.refcount = 1;
-    m.associated = true;  // never freed, never counted down to zero
+    if (g.link) {
+      m.refcount = 0;     // absent until mapped; the symbol is its storage
+      m.link = true;
+    } else {
+      m.refcount = 1;
+      m.associated = true;  // never freed, never counted down to zero
+    }
     m.name = g.name;
     dev.table.insert(m);
   }
@@ -41,5 +47,9 @@ void register_globals_on(Device &dev) {
 }  // namespace ompgpu_host
 
 extern "C" void ompgpu_register_global(void *host, long long size, void *(*device_address)(void), const char *name) {
-  ompgpu_host::registry().push_back({host, size, device_address, name});
+  ompgpu_host::registry().push_back({host, size, device_address, name, false});
+}
+
+extern "C" void ompgpu_register_link_global(void *host, long long size, void *(*device_address)(void), const char *name) {
+  ompgpu_host::registry().push_back({host, size, device_address, name, true});
 }

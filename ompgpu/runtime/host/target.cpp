@@ -104,7 +104,8 @@ extern "C" int ompgpu_target(const ompgpu_kernel_desc *k, long long device, int 
   cfg.num_teams = static_cast<unsigned>(teams);
   cfg.threads_per_team = static_cast<unsigned>(threads);
   cfg.dyn_shmem = 0;
-  cfg.stream = nullptr;
+  cudaStream_t stream = thread_stream(loc, d);
+  cfg.stream = stream;
   const char *mode = k->mode == OMPGPU_MODE_SPMD ? "spmd" : "generic";
   info(loc, "kernel %s: %u teams x %u threads, %s", kname(k), cfg.num_teams, cfg.threads_per_team, mode);
 
@@ -123,16 +124,18 @@ extern "C" int ompgpu_target(const ompgpu_kernel_desc *k, long long device, int 
                               cfg.threads_per_team, mode, d));
     cuda_fatal(loc, err, what, notes);
   }
-  err = cudaDeviceSynchronize();
+  err = cudaStreamSynchronize(stream);
   if (err != cudaSuccess) {
     std::vector<std::string> notes;
     if (is_kernel_fault(err)) notes.push_back(fault_note);
     cuda_fatal(loc, err, what, notes);
   }
 
+  std::vector<void *> to_free;
   {
     std::lock_guard<std::mutex> g(rt().mu);
-    map_exit(dev, loc, n, maps);
+    map_exit(dev, loc, n, maps, &to_free);
   }
+  free_device_memory(loc, d, to_free);
   return 0;
 }
