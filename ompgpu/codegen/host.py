@@ -95,6 +95,10 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
         device = _clause_expr(d, "device") or "OMPGPU_DEVICE_DEFAULT"
         if_cond = _if_expr(d, ("target", "target data", "target enter data", "target exit data", "target update")) or "1"
         if target_kind(d) == "kernel":
+            red = d.clause("in_reduction")
+            if red is not None:  # the target task would have to join a task reduction
+                raise UnsupportedError("'in_reduction' on a target construct is not supported", red.coord)
+            _check_defaultmap(d)
             k = kernels[id(c)]
             kname = kernel_names[id(k)]
             descs.append(_kernel_desc(k, kname, offload))
@@ -103,9 +107,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
             thread_limit = (_clause_expr(teams, "thread_limit") if teams else None) or _clause_expr(d, "thread_limit") or "0"
             maps = _kernel_maps(k, link_globals)
             task = _target_task(d, k.env, maps, (device, if_cond, num_teams, thread_limit), _kernel_task_vars(k))
-            fallback = text[start:end]
-            if task is not None:  # the host fallback runs inside the task: its own nowait/depend are done
-                fallback = _strip_clauses(fallback, ("nowait", "depend"))
+            fallback = _host_fallback(text[start:end], d, in_task=task is not None)
             return render("host_target.j2", kd=f"__ompgpu_kd_{kname}", maps=maps, device=device, if_cond=if_cond,
                           num_teams=num_teams, thread_limit=thread_limit, task=task,
                           fallback=_line_marker(pre, text, start, line_starts) + fallback)
@@ -125,6 +127,20 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
     body = _rename_host_api(body, pre)
     globals_ = [{"name": g, "link": g in link_globals} for g in device_globals]
     return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body, globals=globals_)
+
+
+# defaultmap forms the outliner implements (the others would silently map differently)
+_DEFAULTMAP_OK = {("tofrom", None), ("tofrom", "scalar"), ("tofrom", "aggregate"), ("firstprivate", "scalar"),
+                  ("default", None), ("default", "scalar"), ("default", "aggregate"), ("default", "pointer"),
+                  ("default", "all")}
+
+
+def _check_defaultmap(d) -> None:
+    for c in d.clauses_of("defaultmap"):
+        if (c.behavior, c.category) not in _DEFAULTMAP_OK:
+            form = c.behavior + (f": {c.category}" if c.category else "")
+            raise UnsupportedError(f"'defaultmap({form})' is not supported yet (supported: tofrom and default, "
+                                   "firstprivate for scalars)", c.coord)
 
 
 def _link_globals(program: Program) -> frozenset[str]:
@@ -201,33 +217,53 @@ def _unique(names) -> list[str]:
     return out
 
 
-def _strip_clauses(construct_text: str, kinds: tuple[str, ...]) -> str:
-    """The construct's text with the given clauses removed from its pragma line (the
-    first line): `nowait` and `depend(...)` of a construct that now runs inside a task."""
-    nl = construct_text.find("\n")
-    line, rest = (construct_text, "") if nl < 0 else (construct_text[:nl], construct_text[nl:])
-    out, i = [], 0
+def _clause_spans(line: str, kinds: tuple[str, ...]) -> list[tuple[int, int, str, str]]:
+    """(start, end, kind, argument text) of each clause of those kinds on a pragma line;
+    the argument is what is inside the parentheses ('' for `nowait`)."""
+    spans, pos = [], 0
     for m in re.finditer(r"\b(" + "|".join(kinds) + r")\b", line):
-        if m.start() < i:
-            continue
-        j = m.end()
-        k = j
+        if m.start() < pos or line.count("(", 0, m.start()) != line.count(")", 0, m.start()):
+            continue  # inside another clause's parentheses
+        k = m.end()
         while k < len(line) and line[k] in " \t":
             k += 1
         if k < len(line) and line[k] == "(":
-            depth = 0
+            depth, open_at = 0, k
             while k < len(line):
                 depth += {"(": 1, ")": -1}.get(line[k], 0)
                 k += 1
                 if depth == 0:
                     break
-            j = k
-        elif m.group(1) != "nowait":
-            continue
-        out.append(line[i:m.start()])
-        i = j
-    out.append(line[i:])
-    return "".join(out) + rest
+            spans.append((m.start(), k, m.group(1), line[open_at + 1:k - 1]))
+            pos = k
+        elif m.group(1) == "nowait":
+            spans.append((m.start(), m.end(), "nowait", ""))
+            pos = m.end()
+    return spans
+
+
+def _host_fallback(construct_text: str, d, in_task: bool) -> str:
+    """The target construct's own text as the host fallback. libgomp must run it on the
+    host whatever its device clause, default device or OMP_TARGET_OFFLOAD say (ompgpu
+    already decided: the region runs here), so its `if` becomes `if(target: 0)` (an `if`
+    without modifier keeps applying to a combined `parallel` as `if(parallel: ...)`); in a
+    target task the construct's nowait and depend are done by the task."""
+    nl = construct_text.find("\n")
+    line, rest = (construct_text, "") if nl < 0 else (construct_text[:nl], construct_text[nl:])
+    kinds = ("if", "nowait", "depend") if in_task else ("if",)
+    out, pos, extra = [], 0, []
+    for start, end, kind, arg in _clause_spans(line, kinds):
+        if kind == "if":
+            modifier, _, expr = arg.partition(":") if re.match(r"\s*[a-z ]+:(?!:)", arg) else ("", "", arg)
+            modifier = modifier.strip()
+            if modifier and modifier != "target":
+                continue  # if(parallel: ...), if(simd: ...): kept as written
+            if not modifier and "parallel" in d.leaves:
+                extra.append(f"if(parallel: {expr.strip()})")
+        out.append(line[pos:start])
+        pos = end
+    out.append(line[pos:])
+    return "".join(out) + " " + " ".join(extra + ["if(target: 0)"]) + rest
 
 
 def _rename_host_api(text: str, pre) -> str:
@@ -315,10 +351,16 @@ def _kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset()) -> list[
         if c.kind == "map":
             for item in c.items:
                 mods[item.name] = c.modifiers
+    depend_only = _depend_only_names(k)
     for cap in k.captures:
         used.add(cap.name)
         implicit = ["OMPGPU_MAP_IMPLICIT"] if cap.implicit else []
-        if cap.how == "literal":
+        if cap.implicit and cap.name in depend_only:
+            # Named only in depend(...): a dependence, not a use; nothing is mapped (the
+            # kernel parameter is unused and gets the translated address or NULL).
+            entries.append(MapEntry(f"(void *)&({cap.name})", f"(void *)&({cap.name})", "0",
+                                    _flags("", (), ["OMPGPU_MAP_ATTACH_ONLY", "OMPGPU_MAP_ARG"]), cap.name))
+        elif cap.how == "literal":
             entries.append(MapEntry(f"(void *)&({cap.name})", f"(void *)&({cap.name})", "0",
                                     _flags("", (), ["OMPGPU_MAP_LITERAL", "OMPGPU_MAP_ARG", *implicit]), cap.name))
         elif cap.how == "attach":
@@ -368,6 +410,23 @@ def _kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset()) -> list[
             entries.append(MapEntry(f"(void *)&({sym.name})", f"(void *)&({sym.name})", f"(long long)sizeof({sym.name})",
                                     _flags("tofrom", (), ["OMPGPU_MAP_IMPLICIT"]), sym.name))
     return entries
+
+
+def _depend_only_names(k: Kernel) -> set[str]:
+    """Variables that a target construct names in depend clauses but neither its body nor
+    its other clauses use (the analysis counts every clause item as a use)."""
+    d = k.construct.directive
+    named = {item.name for c in d.clauses_of("depend") for item in c.items}
+    if not named:
+        return set()
+    others = {item.name for c in d.clauses if c.kind != "depend" for item in (getattr(c, "items", ()) or ())}
+    for c in d.clauses:
+        for attr in ("expr", "chunk"):
+            e = getattr(c, attr, None)
+            if e is not None and hasattr(e, "text"):
+                others.update(_IDENT.findall(e.text))
+    body_uses = {sym.name for sym in region_uses(k.construct.body, k.env).order} if k.construct.body is not None else set()
+    return named - others - body_uses
 
 
 def mods_of(d, item: ListItem) -> tuple[str, ...]:
