@@ -1,6 +1,7 @@
 // ompgpu host runtime: lazy device initialisation, device selection, properties.
 #include "host_internal.hpp"
 
+#include <atomic>
 #include <cstring>
 
 namespace ompgpu_host {
@@ -8,7 +9,7 @@ namespace ompgpu_host {
 namespace {
 
 std::once_flag g_init_once;
-Runtime *g_rt = nullptr;
+std::atomic<Runtime *> g_rt{nullptr};
 
 void init_runtime(Runtime *r) {
   const Env &e = env();
@@ -59,10 +60,12 @@ Runtime &rt() {
   std::call_once(g_init_once, [] {
     Runtime *r = new Runtime();   // never destroyed (see env.cpp)
     init_runtime(r);
-    g_rt = r;
+    g_rt.store(r);
   });
-  return *g_rt;
+  return *g_rt.load();
 }
+
+bool runtime_started() { return g_rt.load() != nullptr; }
 
 int usable_devices() {
   Runtime &r = rt();

@@ -135,6 +135,7 @@ struct Runtime {
 };
 
 Runtime &rt();                   // lazily initialised (thread-safe), never destroyed
+bool runtime_started();          // rt() has been initialised (does not initialise it)
 // Number of usable devices: 0 when OMP_TARGET_OFFLOAD=DISABLED or no GPU.
 int usable_devices();
 // Exits with the MANDATORY error when OMP_TARGET_OFFLOAD=MANDATORY and no GPU.
