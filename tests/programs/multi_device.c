@@ -13,20 +13,24 @@ int main(void) {
   for (int i = 0; i < N; i++) x[i] = i % 1000;
   for (int j = 0; j < 32; j++) table[j] = j;
 
-  /* the table is mapped on every device; each device gets a slice of x and y */
+  /* the table is mapped on every device; each device gets a slice of x and y (through
+     pointers to the slice: a kernel's pointer must point into what the device has) */
   for (int d = 0; d < ndev; d++) {
-    int lo = (int)((long)N * d / ndev), hi = (int)((long)N * (d + 1) / ndev);
-#pragma omp target enter data map(to: table, x[lo:hi - lo]) map(alloc: y[lo:hi - lo]) device(d)
+    int lo = (int)((long)N * d / ndev), len = (int)((long)N * (d + 1) / ndev) - lo;
+    double *xs = x + lo, *ys = y + lo;
+#pragma omp target enter data map(to: table, xs[0:len]) map(alloc: ys[0:len]) device(d)
   }
   for (int d = 0; d < ndev; d++) {
-    int lo = (int)((long)N * d / ndev), hi = (int)((long)N * (d + 1) / ndev);
+    int lo = (int)((long)N * d / ndev), len = (int)((long)N * (d + 1) / ndev) - lo;
+    double *xs = x + lo, *ys = y + lo;
 #pragma omp target teams distribute parallel for device(d)
-    for (int i = lo; i < hi; i++) y[i] = x[i] * 2 + table[i % 32];
+    for (int i = 0; i < len; i++) ys[i] = xs[i] * 2 + table[(lo + i) % 32];
   }
   for (int d = 0; d < ndev; d++) {
-    int lo = (int)((long)N * d / ndev), hi = (int)((long)N * (d + 1) / ndev);
-#pragma omp target update from(y[lo:hi - lo]) device(d)
-#pragma omp target exit data map(release: table, x[lo:hi - lo]) map(delete: y[lo:hi - lo]) device(d)
+    int lo = (int)((long)N * d / ndev), len = (int)((long)N * (d + 1) / ndev) - lo;
+    double *xs = x + lo, *ys = y + lo;
+#pragma omp target update from(ys[0:len]) device(d)
+#pragma omp target exit data map(release: table, xs[0:len]) map(delete: ys[0:len]) device(d)
   }
   int ok = 1;
   double s = 0;

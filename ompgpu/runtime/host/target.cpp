@@ -107,7 +107,10 @@ extern "C" int ompgpu_target(const ompgpu_kernel_desc *k, long long device, int 
   cudaStream_t stream = thread_stream(loc, d);
   cfg.stream = stream;
   const char *mode = k->mode == OMPGPU_MODE_SPMD ? "spmd" : "generic";
-  info(loc, "kernel %s: %u teams x %u threads, %s", kname(k), cfg.num_teams, cfg.threads_per_team, mode);
+  if (rt().num_devices > 1)   // several GPUs: say which one
+    info(loc, "kernel %s: %u teams x %u threads, %s, device %d", kname(k), cfg.num_teams, cfg.threads_per_team, mode, d);
+  else
+    info(loc, "kernel %s: %u teams x %u threads, %s", kname(k), cfg.num_teams, cfg.threads_per_team, mode);
 
   // Errors: from the launch itself (configuration, or - in the emulator, where launches
   // run to completion - a fault in the kernel), then from the kernel's execution.
