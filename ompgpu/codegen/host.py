@@ -12,7 +12,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from ompgpu.analysis.symbols import is_pointer, region_uses, resolve_typedef
+from ompgpu.analysis.symbols import is_array, is_pointer, region_uses, resolve_typedef
 from ompgpu.codegen.render import render
 from ompgpu.errors import OmpSyntaxError, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, pointer_member_section, struct_member_map, target_kind, whole_struct
@@ -160,20 +160,27 @@ def _link_globals(program: Program) -> frozenset[str]:
 _IDENT = re.compile(r"(?<!\.)(?<!->)\b[A-Za-z_]\w*")  # names, not members
 
 
+def _held_by_value(sym, env) -> bool:
+    """A pointer, or an array parameter (a pointer too): the task copies its value."""
+    if sym is None:
+        return False
+    t = resolve_typedef(sym.type, env)
+    return is_pointer(t) or (sym.is_param and is_array(t))
+
+
 def _kernel_task_vars(k: Kernel) -> tuple[list[str], list[str]]:
     """(shared, firstprivate) variables of a target region's task: mapped objects by
     address, captured values (firstprivate scalars, pointers) by value."""
     shared, values = [], []
     for cap in k.captures:
-        if cap.how in ("literal", "attach") or is_pointer(resolve_typedef(cap.sym.type, k.env)):
+        if cap.how in ("literal", "attach") or _held_by_value(cap.sym, k.env):
             values.append(cap.name)
         else:
             shared.append(cap.name)
     for c in k.construct.directive.clauses:
         if c.kind == "map":
             for item in c.items:
-                sym = k.env.lookup(item.name)
-                if sym is not None and not item.members and is_pointer(resolve_typedef(sym.type, k.env)):
+                if not item.members and _held_by_value(k.env.lookup(item.name), k.env):
                     values.append(item.name)
                 else:
                     shared.append(item.name)
@@ -185,8 +192,7 @@ def _data_task_vars(d, env) -> tuple[list[str], list[str]]:
     for c in d.clauses:
         if c.kind in ("map", "to", "from"):
             for item in c.items:
-                sym = env.lookup(item.name)
-                if sym is not None and not item.members and is_pointer(resolve_typedef(sym.type, env)):
+                if not item.members and _held_by_value(env.lookup(item.name), env):
                     values.append(item.name)
                 else:
                     shared.append(item.name)

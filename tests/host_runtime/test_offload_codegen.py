@@ -63,6 +63,18 @@ def test_nowait_becomes_a_task_with_depend_and_data_sharing(tmp_path):
     assert "if(0)" in enter_task and "depend(in: a)" in enter_task
 
 
+def test_array_parameter_is_taken_by_value(tmp_path):
+    # `double x[]` is a pointer: a task that outlives the call must not share the parameter
+    text = host_code(tmp_path, """
+void fill(double x[100], int k) {
+#pragma omp target nowait map(from: x[0:100])
+  for (int i = 0; i < 100; i++) x[i] = k;
+}
+""")
+    task = re.search(r"#pragma omp task\b.*", text).group(0)
+    assert "shared" not in task and re.search(r"firstprivate\((x, k|k, x)\)", task), task
+
+
 def test_fallback_runs_on_the_host_without_nowait_or_depend(tmp_path):
     text = host_code(tmp_path, NOWAIT)
     fallback = re.findall(r"#pragma omp target (?!update|enter).*", text)
