@@ -12,10 +12,10 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from ompgpu.analysis.symbols import is_pointer, resolve_typedef
+from ompgpu.analysis.symbols import is_array, is_pointer, region_uses, resolve_typedef
 from ompgpu.codegen.render import render
 from ompgpu.errors import OmpSyntaxError, UnsupportedError
-from ompgpu.outliner.outline import Kernel, Program, struct_member_map, whole_struct, target_kind
+from ompgpu.outliner.outline import Kernel, Program, pointer_member_section, struct_member_map, target_kind, whole_struct
 from ompgpu.parser.bind import OmpConstruct
 from ompgpu.parser.directives import ListItem
 
@@ -23,11 +23,27 @@ MAP_FLAGS = {"to": ["OMPGPU_MAP_TO"], "from": ["OMPGPU_MAP_FROM"], "tofrom": ["O
              "alloc": [], "release": ["OMPGPU_MAP_RELEASE"], "delete": ["OMPGPU_MAP_DELETE"], "": []}
 MODIFIER_FLAGS = {"always": "OMPGPU_MAP_ALWAYS", "present": "OMPGPU_MAP_PRESENT"}
 # Host OpenMP device-memory API calls that ompgpu's runtime implements (libgomp has its own).
-RENAMED_HOST_API = ("omp_target_alloc", "omp_target_free", "omp_target_memcpy", "omp_target_is_present",
+RENAMED_HOST_API = ("omp_target_alloc", "omp_target_free", "omp_target_memcpy", "omp_target_memcpy_rect", "omp_target_is_present",
                     "omp_target_associate_ptr", "omp_target_disassociate_ptr", "omp_get_num_devices",
                     "omp_get_default_device", "omp_set_default_device", "omp_get_initial_device",
                     "omp_is_initial_device", "omp_get_device_num")
 _RENAME_RE = re.compile(r"\b(" + "|".join(RENAMED_HOST_API) + r")\b")
+
+
+@dataclass(frozen=True)
+class TargetTask:
+    """A host `#pragma omp task` around a construct with nowait or depend (OpenMP's
+    target task): libgomp provides deferral, dependences and taskwait; the runtime runs
+    each task's transfers and kernels on the stream of the host thread that executes it.
+    `deferred` is False for depend without nowait (an undeferred task that still waits
+    for its dependences). Variables whose address the construct uses are shared; values
+    the construct captures (firstprivate scalars, pointer values, section bounds) are
+    firstprivate, i.e. taken when the construct is encountered."""
+
+    deferred: bool
+    depends: tuple[tuple[str, str], ...]  # (dependence type, items as written)
+    shared: tuple[str, ...]
+    firstprivate: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -56,6 +72,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
         end = body_start if c.body is None else _statement_end(text, body_start, c)
         spans.append((start, end, body_start, c))
     descs, locs = [], []
+    link_globals = _link_globals(program)
 
     def replace(lo: int, hi: int, inner: list) -> str:
         """Text of [lo, hi) with the constructs in `inner` (sorted, non-overlapping at this level) replaced."""
@@ -79,19 +96,28 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
         device = _clause_expr(d, "device") or "OMPGPU_DEVICE_DEFAULT"
         if_cond = _if_expr(d, ("target", "target data", "target enter data", "target exit data", "target update")) or "1"
         if target_kind(d) == "kernel":
+            red = d.clause("in_reduction")
+            if red is not None:  # the target task would have to join a task reduction
+                raise UnsupportedError("'in_reduction' on a target construct is not supported", red.coord)
+            _check_defaultmap(d)
             k = kernels[id(c)]
             kname = kernel_names[id(k)]
             descs.append(_kernel_desc(k, kname, offload, (kernel_modes or {}).get(id(k), "generic"),
                                       (kernel_max_threads or {}).get(id(k), 1024)))
             teams = k.teams
-            spmd = (kernel_modes or {}).get(id(k)) == "spmd"
-            return render("host_target.j2", kd=f"__ompgpu_kd_{kname}", maps=_kernel_maps(k), device=device, if_cond=if_cond,
-                          num_teams=(_clause_expr(teams, "num_teams") if teams else None) or "0",
-                          thread_limit=(_clause_expr(teams, "thread_limit") if teams else None) or _clause_expr(d, "thread_limit") or "0",
-                          # SPMD: the combined region's num_threads is the block size.
-                          num_threads=_clause_expr(d, "num_threads") if spmd else None,
-                          fallback=_line_marker(pre, text, start, line_starts) + text[start:end])
-        maps = _data_maps(d)
+            num_teams = (_clause_expr(teams, "num_teams") if teams else None) or "0"
+            thread_limit = (_clause_expr(teams, "thread_limit") if teams else None) or _clause_expr(d, "thread_limit") or "0"
+            # SPMD: the combined region's num_threads is the block size.
+            num_threads = _clause_expr(d, "num_threads") if (kernel_modes or {}).get(id(k)) == "spmd" else None
+            maps = _kernel_maps(k, link_globals)
+            exprs = (device, if_cond, num_teams, thread_limit) + ((num_threads,) if num_threads else ())
+            task = _target_task(d, k.env, maps, exprs, _kernel_task_vars(k))
+            fallback = _host_fallback(text[start:end], d, in_task=task is not None)
+            return render("host_target.j2", kd=f"__ompgpu_kd_{kname}", maps=maps, device=device, if_cond=if_cond,
+                          num_teams=num_teams, thread_limit=thread_limit, num_threads=num_threads, task=task,
+                          fallback=_line_marker(pre, text, start, line_starts) + fallback)
+        env = program.data_envs.get(id(c))
+        maps = _data_maps(d, env)
         if d.name == "target data":
             body = replace(body_start, end, nested)
             udp = [item.name for cl in d.clauses if cl.kind in ("use_device_ptr", "use_device_addr") for item in cl.items]
@@ -99,12 +125,156 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
                           use_device_ptr=udp)
         fn = {"target enter data": "ompgpu_target_data_begin", "target exit data": "ompgpu_target_data_end",
               "target update": "ompgpu_target_update"}[d.name]
-        # nowait/depend: executed synchronously, an allowed schedule of a deferred task.
-        return render("host_standalone.j2", fn=fn, loc=loc_name, maps=maps, device=device, if_cond=if_cond)
+        task = _target_task(d, env, maps, (device, if_cond), _data_task_vars(d, env)) if env is not None else None
+        return render("host_standalone.j2", fn=fn, loc=loc_name, maps=maps, device=device, if_cond=if_cond, task=task)
 
     body = replace(0, len(text), sorted(spans, key=lambda s: (s[0], -s[1])))
     body = _rename_host_api(body, pre)
-    return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body, globals=device_globals)
+    globals_ = [{"name": g, "link": g in link_globals} for g in device_globals]
+    return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body, globals=globals_)
+
+
+# defaultmap forms the outliner implements (the others would silently map differently)
+_DEFAULTMAP_OK = {("tofrom", None), ("tofrom", "scalar"), ("tofrom", "aggregate"), ("firstprivate", "scalar"),
+                  ("default", None), ("default", "scalar"), ("default", "aggregate"), ("default", "pointer"),
+                  ("default", "all")}
+
+
+def _check_defaultmap(d) -> None:
+    for c in d.clauses_of("defaultmap"):
+        if (c.behavior, c.category) not in _DEFAULTMAP_OK:
+            form = c.behavior + (f": {c.category}" if c.category else "")
+            raise UnsupportedError(f"'defaultmap({form})' is not supported yet (supported: tofrom and default, "
+                                   "firstprivate for scalars)", c.coord)
+
+
+def _link_globals(program: Program) -> frozenset[str]:
+    """Variables named in `declare target link(...)`."""
+    names = set()
+    for node in program.bound.ast.ext:
+        if isinstance(node, OmpConstruct) and node.directive.name == "declare target":
+            for c in node.directive.clauses:
+                if c.kind == "link":
+                    names.update(item.name for item in c.items)
+    return frozenset(names)
+
+
+# ---------------------------------------------------------------------------
+# nowait / depend: target tasks
+
+_IDENT = re.compile(r"(?<!\.)(?<!->)\b[A-Za-z_]\w*")  # names, not members
+
+
+def _held_by_value(sym, env) -> bool:
+    """A pointer, or an array parameter (a pointer too): the task copies its value."""
+    if sym is None:
+        return False
+    t = resolve_typedef(sym.type, env)
+    return is_pointer(t) or (sym.is_param and is_array(t))
+
+
+def _kernel_task_vars(k: Kernel) -> tuple[list[str], list[str]]:
+    """(shared, firstprivate) variables of a target region's task: mapped objects by
+    address, captured values (firstprivate scalars, pointers) by value."""
+    shared, values = [], []
+    for cap in k.captures:
+        if cap.how in ("literal", "attach") or _held_by_value(cap.sym, k.env):
+            values.append(cap.name)
+        else:
+            shared.append(cap.name)
+    for c in k.construct.directive.clauses:
+        if c.kind == "map":
+            for item in c.items:
+                if not item.members and _held_by_value(k.env.lookup(item.name), k.env):
+                    values.append(item.name)
+                else:
+                    shared.append(item.name)
+    return shared, values
+
+
+def _data_task_vars(d, env) -> tuple[list[str], list[str]]:
+    shared, values = [], []
+    for c in d.clauses:
+        if c.kind in ("map", "to", "from"):
+            for item in c.items:
+                if not item.members and _held_by_value(env.lookup(item.name), env):
+                    values.append(item.name)
+                else:
+                    shared.append(item.name)
+    return shared, values
+
+
+def _target_task(d, env, maps: list[MapEntry], exprs: tuple[str, ...], task_vars) -> TargetTask | None:
+    nowait = d.has("nowait")
+    depends = tuple((c.dep_type, ", ".join(item.text for item in c.items)) for c in d.clauses_of("depend"))
+    if not nowait and not depends:
+        return None
+    shared, values = task_vars
+    # Names in section bounds and clause expressions are read when the task runs: take
+    # their values at the construct (firstprivate), unless the construct maps them.
+    for text in [m.begin for m in maps] + [m.size for m in maps] + list(exprs):
+        values += _IDENT.findall(text)
+    local = lambda n: (sym := env.lookup(n)) is not None and sym.kind == "var" and not sym.is_global
+    shared_out = _unique(n for n in shared if local(n))
+    first_out = _unique(n for n in values if local(n) and n not in shared_out)
+    return TargetTask(nowait, depends, tuple(shared_out), tuple(first_out))
+
+
+def _unique(names) -> list[str]:
+    out = []
+    for n in names:
+        if n not in out:
+            out.append(n)
+    return out
+
+
+def _clause_spans(line: str, kinds: tuple[str, ...]) -> list[tuple[int, int, str, str]]:
+    """(start, end, kind, argument text) of each clause of those kinds on a pragma line;
+    the argument is what is inside the parentheses ('' for `nowait`)."""
+    spans, pos = [], 0
+    for m in re.finditer(r"\b(" + "|".join(kinds) + r")\b", line):
+        if m.start() < pos or line.count("(", 0, m.start()) != line.count(")", 0, m.start()):
+            continue  # inside another clause's parentheses
+        k = m.end()
+        while k < len(line) and line[k] in " \t":
+            k += 1
+        if k < len(line) and line[k] == "(":
+            depth, open_at = 0, k
+            while k < len(line):
+                depth += {"(": 1, ")": -1}.get(line[k], 0)
+                k += 1
+                if depth == 0:
+                    break
+            spans.append((m.start(), k, m.group(1), line[open_at + 1:k - 1]))
+            pos = k
+        elif m.group(1) == "nowait":
+            spans.append((m.start(), m.end(), "nowait", ""))
+            pos = m.end()
+    return spans
+
+
+def _host_fallback(construct_text: str, d, in_task: bool) -> str:
+    """The target construct's own text as the host fallback. libgomp must run it on the
+    host whatever its device clause, default device or OMP_TARGET_OFFLOAD say (ompgpu
+    already decided: the region runs here), so its `if` becomes `if(target: 0)` (an `if`
+    without modifier keeps applying to a combined `parallel` as `if(parallel: ...)`); in a
+    target task the construct's nowait and depend are done by the task."""
+    nl = construct_text.find("\n")
+    line, rest = (construct_text, "") if nl < 0 else (construct_text[:nl], construct_text[nl:])
+    kinds = ("if", "nowait", "depend") if in_task else ("if",)
+    out, pos, extra = [], 0, []
+    for start, end, kind, arg in _clause_spans(line, kinds):
+        if kind == "if":
+            modifier, _, expr = arg.partition(":") if re.match(r"\s*[a-z ]+:(?!:)", arg) else ("", "", arg)
+            modifier = modifier.strip()
+            if modifier and modifier != "target":
+                continue  # if(parallel: ...), if(simd: ...): kept as written
+            if not modifier and "parallel" in d.leaves:
+                extra.append(f"if(parallel: {expr.strip()})")
+        out.append(line[pos:start])
+        pos = end
+    out.append(line[pos:])
+    return "".join(out) + " " + " ".join(extra + ["if(target: 0)"]) + rest
 
 
 def _rename_host_api(text: str, pre) -> str:
@@ -148,10 +318,13 @@ def _flags(map_type: str, modifiers=(), extra=()) -> str:
     return " | ".join(flags) if flags else "0"
 
 
+def _path(item: ListItem) -> str:
+    """The C expression of the item's object without its sections: `a`, `s.in.p`."""
+    return item.name + "".join(f"{acc}{m}" for acc, m in zip(item.accessors or ("." for _ in item.members), item.members))
+
+
 def _section_entry(item: ListItem, flags: str, is_pointer: bool) -> MapEntry:
-    x = item.name
-    if item.members:
-        raise UnsupportedError(f"mapping a struct member ('{item.text}') is not supported yet", item.coord)
+    x = _path(item)
     if not item.sections:
         if is_pointer:
             return MapEntry(f"(void *)({x})", f"(void *)({x})", "0", flags, item.text)
@@ -170,7 +343,18 @@ def _section_entry(item: ListItem, flags: str, is_pointer: bool) -> MapEntry:
     return MapEntry(base, f"(void *)&({x})[{lo}]", f"(long long)({length}) * (long long)sizeof(({x})[0])", flags, item.text)
 
 
-def _kernel_maps(k: Kernel) -> list[MapEntry]:
+def _attach_entries(item: ListItem, map_type: str, modifiers, attach: bool) -> list[MapEntry]:
+    """`s.p[lo:n]` through a pointer member: the pointee section (a pointer-based section),
+    then (construct entry only) the attachment of the device copy of `s.p` to it; the
+    runtime attaches after every entry of the construct is mapped."""
+    section = _section_entry(item, _flags(map_type, modifiers, ["OMPGPU_MAP_PTR"]), True)
+    entries = [section]
+    if attach:
+        entries.append(MapEntry(f"(void *)&({_path(item)})", section.begin, "0", "OMPGPU_MAP_ATTACH", item.text))
+    return entries
+
+
+def _kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset()) -> list[MapEntry]:
     entries = []
     used = set()
     mods = {}
@@ -178,10 +362,16 @@ def _kernel_maps(k: Kernel) -> list[MapEntry]:
         if c.kind == "map":
             for item in c.items:
                 mods[item.name] = c.modifiers
+    depend_only = _depend_only_names(k)
     for cap in k.captures:
         used.add(cap.name)
         implicit = ["OMPGPU_MAP_IMPLICIT"] if cap.implicit else []
-        if cap.how == "literal":
+        if cap.implicit and cap.name in depend_only:
+            # Named only in depend(...): a dependence, not a use; nothing is mapped (the
+            # kernel parameter is unused and gets the translated address or NULL).
+            entries.append(MapEntry(f"(void *)&({cap.name})", f"(void *)&({cap.name})", "0",
+                                    _flags("", (), ["OMPGPU_MAP_ATTACH_ONLY", "OMPGPU_MAP_ARG"]), cap.name))
+        elif cap.how == "literal":
             entries.append(MapEntry(f"(void *)&({cap.name})", f"(void *)&({cap.name})", "0",
                                     _flags("", (), ["OMPGPU_MAP_LITERAL", "OMPGPU_MAP_ARG", *implicit]), cap.name))
         elif cap.how == "attach":
@@ -200,30 +390,88 @@ def _kernel_maps(k: Kernel) -> list[MapEntry]:
             entries.append(MapEntry(f"(void *)&({cap.name})", f"(void *)&({cap.name})", f"(long long)sizeof({cap.name})",
                                     _flags(cap.map_type, mods.get(cap.name, ()), ["OMPGPU_MAP_ARG", *implicit]), cap.name))
     # Mapped items the region does not use still move data.
+    struct_types: dict[str, str] = {}
     for c in k.construct.directive.clauses:
         if c.kind == "map":
             for item in c.items:
-                if item.name not in used:
-                    sym = k.env.lookup(item.name)
-                    ptr = sym is not None and is_pointer(resolve_typedef(sym.type, k.env))
-                    entries.append(_section_entry(item, _flags(c.map_type, c.modifiers, ["OMPGPU_MAP_PTR"] if ptr else []), ptr))
+                if item.members and item.name not in used:
+                    prior = struct_types.get(item.name)
+                    struct_types[item.name] = struct_member_map(item, c.map_type, (prior, item) if prior else None,
+                                                                pointer_member_section(item, k.env))
+    for c in k.construct.directive.clauses:
+        if c.kind == "map":
+            for item in c.items:
+                if item.name in used:
+                    continue
+                if item.members:
+                    if item.name in struct_types:
+                        whole = whole_struct(item)
+                        entries.append(_section_entry(whole, _flags(struct_types.pop(item.name), c.modifiers), False))
+                    continue
+                sym = k.env.lookup(item.name)
+                ptr = sym is not None and is_pointer(resolve_typedef(sym.type, k.env))
+                entries.append(_section_entry(item, _flags(c.map_type, c.modifiers, ["OMPGPU_MAP_PTR"] if ptr else []), ptr))
+    for map_type, item in k.attachments:
+        entries += _attach_entries(item, map_type, mods_of(k.construct.directive, item), attach=True)
+    # A `declare target link` variable the region uses is mapped tofrom unless a map
+    # clause names it (OpenMP 5.1, implicit data-mapping rules).
+    mapped = {item.name for c in k.construct.directive.clauses if c.kind == "map" for item in c.items}
+    for sym in region_uses(k.construct, k.env).order:
+        if sym.is_global and sym.name in link_globals and sym.name not in mapped:
+            entries.append(MapEntry(f"(void *)&({sym.name})", f"(void *)&({sym.name})", f"(long long)sizeof({sym.name})",
+                                    _flags("tofrom", (), ["OMPGPU_MAP_IMPLICIT"]), sym.name))
     return entries
 
 
-def _data_maps(d) -> list[MapEntry]:
-    entries = []
+def _depend_only_names(k: Kernel) -> set[str]:
+    """Variables that a target construct names in depend clauses but neither its body nor
+    its other clauses use (the analysis counts every clause item as a use)."""
+    d = k.construct.directive
+    named = {item.name for c in d.clauses_of("depend") for item in c.items}
+    if not named:
+        return set()
+    others = {item.name for c in d.clauses if c.kind != "depend" for item in (getattr(c, "items", ()) or ())}
+    for c in d.clauses:
+        for attr in ("expr", "chunk"):
+            e = getattr(c, attr, None)
+            if e is not None and hasattr(e, "text"):
+                others.update(_IDENT.findall(e.text))
+    body_uses = {sym.name for sym in region_uses(k.construct.body, k.env).order} if k.construct.body is not None else set()
+    return named - others - body_uses
+
+
+def mods_of(d, item: ListItem) -> tuple[str, ...]:
+    """The map-type modifiers of the clause that lists `item`."""
+    for c in d.clauses:
+        if c.kind == "map" and item in c.items:
+            return c.modifiers
+    return ()
+
+
+def _data_maps(d, env) -> list[MapEntry]:
+    entries, attachments = [], []
+    entering = d.name in ("target data", "target enter data")
     for c in d.clauses:
         if c.kind == "map":
             for item in c.items:
                 mtype = c.map_type
                 if item.members:  # a struct member: the whole struct (see struct_member_map)
-                    mtype = struct_member_map(item, c.map_type, None) if c.map_type not in ("release", "delete", "alloc") else c.map_type
+                    through_pointer = env is not None and pointer_member_section(item, env)
+                    if through_pointer:
+                        attachments += _attach_entries(item, c.map_type, c.modifiers, attach=entering)
+                    if c.map_type in ("release", "delete", "alloc"):
+                        mtype = c.map_type
+                    elif through_pointer and not entering:
+                        mtype = "alloc"   # exit data: the struct only held the pointer; it is not copied back
+                    else:
+                        mtype = struct_member_map(item, c.map_type, None, through_pointer)
                     item = whole_struct(item)
                 entries.append(_section_entry(item, _flags(mtype, c.modifiers), _looks_pointer(item)))
         elif c.kind in ("to", "from") and d.name == "target update":
             for item in c.items:
-                entries.append(_section_entry(item, _flags(c.kind, getattr(c, "modifiers", ())), _looks_pointer(item)))
-    return entries
+                ptr = _looks_pointer(item) if not item.members else (env is not None and pointer_member_section(item, env))
+                entries.append(_section_entry(item, _flags(c.kind, getattr(c, "modifiers", ())), ptr))
+    return entries + attachments
 
 
 def _looks_pointer(item: ListItem) -> bool:

@@ -56,6 +56,9 @@ class Kernel:
     captures: tuple[Capture, ...]
     privates: tuple[Symbol, ...]  # private(...) on the target: declared in the kernel
     env: Env  # the scope at the target construct
+    # `map(t: s.p[lo:n])` through a pointer member: (map type, item). The struct is a
+    # capture; the host maps the pointee section and attaches it (see pointer_member_section).
+    attachments: tuple[tuple[str, ListItem], ...] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,6 +68,9 @@ class Program:
     functions: dict[str, c_ast.FuncDef]  # every function defined in the file
     globals_env: Env
     host_constructs: tuple[OmpConstruct, ...]  # target regions and data constructs, outermost first
+    # The scope at each host data construct (by id of the construct): the host code
+    # generator needs the types of struct members named in its map clauses.
+    data_envs: dict[int, Env] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,14 +89,15 @@ def outline(bound: BoundUnit) -> Program:
     functions: dict[str, c_ast.FuncDef] = {}
     kernels: list[Kernel] = []
     host: list[OmpConstruct] = []
+    data_envs: dict[int, Env] = {}
     for node in bound.ast.ext:
         if isinstance(node, c_ast.FuncDef):
             declare(genv, node)
             functions[node.decl.name] = node
-            _Finder(bound, node, genv, kernels, host).run()
+            _Finder(bound, node, genv, kernels, host, data_envs).run()
         elif not isinstance(node, OmpConstruct):
             declare(genv, node)
-    return Program(bound, tuple(kernels), functions, genv, tuple(host))
+    return Program(bound, tuple(kernels), functions, genv, tuple(host), data_envs)
 
 
 def kernel_scope(k: Kernel) -> Env:
@@ -118,9 +125,9 @@ def target_kind(d: Directive) -> str | None:
 class _Finder(ScopedVisitor):
     """Walks one host function with a scope chain; records host-level constructs."""
 
-    def __init__(self, bound, fn, genv, kernels, host):
+    def __init__(self, bound, fn, genv, kernels, host, data_envs):
         super().__init__(genv.child())
-        self.bound, self.fn, self.kernels, self.host = bound, fn, kernels, host
+        self.bound, self.fn, self.kernels, self.host, self.data_envs = bound, fn, kernels, host, data_envs
         for p in param_decls(fn):
             declare(self.env, p, is_param=True)
 
@@ -131,6 +138,7 @@ class _Finder(ScopedVisitor):
         kind = target_kind(n.directive)
         if kind == "data":
             self.host.append(n)
+            self.data_envs[id(n)] = self.env.copy()
             if n.body is not None:
                 self.visit(n.body)
         elif kind == "kernel":
@@ -172,24 +180,35 @@ def _items_by_clause(d: Directive, kinds: tuple[str, ...]) -> dict[str, ListItem
     return out
 
 
-def struct_member_map(item: ListItem, map_type: str, prior: tuple[str, ListItem] | None) -> str:
+def struct_member_map(item: ListItem, map_type: str, prior: tuple[str, ListItem] | None,
+                      through_pointer: bool = False) -> str:
     """Members of a struct are mapped by mapping the whole struct.
 
     Copying the whole object to the device and back is a superset of copying the members:
     members the region does not map come back with the values they went out with. A
-    member reached through a pointer (or with an array section) would need pointer
-    attachment, which is not implemented.
+    section reached through a pointer member (`s.p[0:n]`, `through_pointer`) maps the
+    pointee separately and attaches it; the struct itself then only needs to go to the
+    device (it holds the pointer), so it contributes `to`. Paths with `->` are not
+    supported.
     """
     if item.arrow:
-        raise UnsupportedError(f"mapping '{item.text}' (a pointer or section inside a struct) is not supported yet; "
-                               "map the struct and the pointed-to array separately", item.coord)
-    kinds = {map_type, prior[0] if prior else map_type}
+        raise UnsupportedError(f"mapping '{item.text}' (a member reached through '->') is not supported yet; "
+                               "map the pointed-to struct and its arrays separately", item.coord)
+    own = "to" if through_pointer else map_type
+    kinds = {own, prior[0] if prior else own}
     if kinds & {"from", "tofrom"}:
         return "tofrom"
     return "to"
 
 
-def _member_is_pointer(sym: Symbol | None, members: tuple[str, ...], env: Env) -> bool:
+def pointer_member_section(item: ListItem, env: Env) -> bool:
+    """Whether `item` is an array section reached through a pointer member (`s.p[lo:n]`,
+    `s.in.p[lo:n]`): mapping it maps the pointee and attaches the device copy of the
+    struct's pointer to it."""
+    return bool(item.members and item.sections) and member_is_pointer(env.lookup(item.name), item.members, env)
+
+
+def member_is_pointer(sym: Symbol | None, members: tuple[str, ...], env: Env) -> bool:
     """Whether s.m1.m2... is a pointer (True also when the type cannot be followed)."""
     t = sym.type if sym is not None else None
     for m in members:
@@ -225,14 +244,15 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
     body, teams = _kernel_body(n)
     uses = region_uses(n, env)
     maps: dict[str, tuple[str, ListItem]] = {}
+    attachments: list[tuple[str, ListItem]] = []
     for c in d.clauses:
         if c.kind == "map":
             for item in c.items:
                 if item.members:
-                    if item.sections and _member_is_pointer(env.lookup(item.name), item.members, env):
-                        raise UnsupportedError(f"mapping '{item.text}' (an array reached through a pointer member) is not supported yet; "
-                                               "map the struct and the pointed-to array separately", item.coord)
-                    maps[item.name] = (struct_member_map(item, c.map_type, maps.get(item.name)), whole_struct(item))
+                    through_pointer = pointer_member_section(item, env)
+                    if through_pointer:
+                        attachments.append((c.map_type, item))
+                    maps[item.name] = (struct_member_map(item, c.map_type, maps.get(item.name), through_pointer), whole_struct(item))
                 else:
                     maps[item.name] = (c.map_type, item)
     firstprivate = _items_by_clause(d, ("firstprivate",))
@@ -279,7 +299,7 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
         else:
             captures.append(Capture(sym, "literal", "", None, True))
     name = f"__omp_offloading_{fn.decl.name}_l{d.coord.line}"
-    return Kernel(name, fn.decl.name, n, d.coord, body, teams, tuple(captures), tuple(privates), env)
+    return Kernel(name, fn.decl.name, n, d.coord, body, teams, tuple(captures), tuple(privates), env, tuple(attachments))
 
 
 def unique_kernel_names(kernels: tuple[Kernel, ...]) -> dict[int, str]:

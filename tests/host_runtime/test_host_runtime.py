@@ -36,7 +36,8 @@ def test_header_is_c(tmp_path):
 # ---------------------------------------------------------------- data environment
 
 @pytest.mark.parametrize("scenario", ["refcount", "subsection", "always", "delete_release", "update",
-                                      "args", "twice", "api", "threads"])
+                                      "args", "twice", "api", "threads", "attach", "link", "streams", "rect",
+                                      "omp_names"])
 def test_scenario(build, scenario):
     ok(build.run(scenario))
 
@@ -48,6 +49,12 @@ def test_scenario(build, scenario):
 def test_partial_overlap_error(build, which, expected):
     err = fails(build.run("overlap", which))
     assert err.splitlines()[0] == expected
+
+
+def test_attach_without_struct(build):
+    err = fails(build.run("attach_missing"))
+    assert err.splitlines()[0] == ("ompgpu: prog.c:20:9: error: cannot attach 's.p[0:4]': the struct holding its "
+                                   "pointer is not mapped on device 0")
 
 
 def test_present_modifier(build):

@@ -13,6 +13,7 @@
 #include "host_internal.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <iterator>
 
 namespace ompgpu_host {
@@ -51,10 +52,13 @@ inline const char *item_name(const ompgpu_map_entry &e) { return e.name ? e.name
 inline std::uintptr_t addr(const void *p) { return reinterpret_cast<std::uintptr_t>(p); }
 inline void *ptr(std::uintptr_t a) { return reinterpret_cast<void *>(a); }
 
-// Entries that occupy device memory (LITERAL and ATTACH_ONLY never do).
+// Entries that occupy device memory (LITERAL, ATTACH_ONLY and ATTACH never do).
 inline bool is_mapped_item(const ompgpu_map_entry &e) {
-  return !(e.flags & (OMPGPU_MAP_LITERAL | OMPGPU_MAP_ATTACH_ONLY));
+  return !(e.flags & (OMPGPU_MAP_LITERAL | OMPGPU_MAP_ATTACH_ONLY | OMPGPU_MAP_ATTACH));
 }
+
+// A `declare target link` variable is present only while something maps it.
+inline bool absent_link(const Mapping *m) { return m->link && m->refcount == 0; }
 
 std::size_t item_size(const Loc &loc, const ompgpu_map_entry &e) {
   if (e.size < 0) fatal(loc, "negative size (%lld bytes) in the map of '%s'", e.size, item_name(e));
@@ -70,28 +74,54 @@ bool contains(const std::vector<Mapping *> &v, const Mapping *m) {
   fatal(loc, "%s of '%s' extends beyond the mapped section '%s'", verb, item_name(e), m->name.c_str());
 }
 
+// Synchronous copy on this thread's stream (the source or destination host memory may be
+// reused as soon as the construct returns).
+cudaError_t copy_sync(const Loc &loc, Device &dev, void *dst, const void *src, std::size_t s, cudaMemcpyKind kind) {
+  cudaStream_t st = thread_stream(loc, dev.id);
+  cudaError_t err = cudaMemcpyAsync(dst, src, s, kind, st);
+  if (err == cudaSuccess) err = cudaStreamSynchronize(st);
+  return err;
+}
+
+// Writes the device copy of each attached pointer inside [b, b+s) of mapping m.
+void reattach(Device &dev, const Loc &loc, const Mapping *m, std::uintptr_t b, std::size_t s) {
+  for (auto it = m->attached.lower_bound(b); it != m->attached.end() && it->first < b + s; ++it) {
+    std::uintptr_t value = it->second;
+    cudaError_t err = copy_sync(loc, dev, ptr(m->translate(it->first)), &value, sizeof value, cudaMemcpyHostToDevice);
+    if (err != cudaSuccess) cuda_fatal(loc, err, strprintf("attaching a pointer inside '%s'", m->name.c_str()));
+  }
+}
+
 void copy_to_device(Device &dev, const Loc &loc, const ompgpu_map_entry &e, const Mapping *m) {
   std::uintptr_t b = addr(e.begin);
   std::size_t s = static_cast<std::size_t>(e.size);
-  cudaError_t err = cudaMemcpy(ptr(m->translate(b)), e.begin, s, cudaMemcpyHostToDevice);
+  cudaError_t err = copy_sync(loc, dev, ptr(m->translate(b)), e.begin, s, cudaMemcpyHostToDevice);
   if (err != cudaSuccess)
     cuda_fatal(loc, err, strprintf("copy of '%s' to device", item_name(e)));
   info(loc, "copy to device '%s' (%zu bytes)", item_name(e), s);
-  (void)dev;
+  // The copy carried host pointer values over attached device pointers: restore those.
+  if (!m->attached.empty()) reattach(dev, loc, m, b, s);
 }
 
 void copy_from_device(Device &dev, const Loc &loc, const ompgpu_map_entry &e, const Mapping *m) {
   std::uintptr_t b = addr(e.begin);
   std::size_t s = static_cast<std::size_t>(e.size);
-  cudaError_t err = cudaMemcpy(e.begin, ptr(m->translate(b)), s, cudaMemcpyDeviceToHost);
+  // Attached pointers keep their host values (their device copies hold device addresses).
+  std::vector<std::pair<std::uintptr_t, void *>> keep;
+  for (auto it = m->attached.lower_bound(b); it != m->attached.end() && it->first < b + s; ++it) {
+    void *v;
+    std::memcpy(&v, ptr(it->first), sizeof v);
+    keep.emplace_back(it->first, v);
+  }
+  cudaError_t err = copy_sync(loc, dev, e.begin, ptr(m->translate(b)), s, cudaMemcpyDeviceToHost);
   if (err != cudaSuccess) {
     std::vector<std::string> notes;
     if (is_kernel_fault(err))
       notes.push_back("the error comes from an earlier kernel on this device");
     cuda_fatal(loc, err, strprintf("copy of '%s' from device", item_name(e)), notes);
   }
+  for (auto &k : keep) std::memcpy(ptr(k.first), &k.second, sizeof k.second);
   info(loc, "copy from device '%s' (%zu bytes)", item_name(e), s);
-  (void)dev;
 }
 
 Mapping *allocate(Device &dev, const Loc &loc, const ompgpu_map_entry &e, std::size_t s) {
@@ -115,12 +145,38 @@ Mapping *allocate(Device &dev, const Loc &loc, const ompgpu_map_entry &e, std::s
   return dev.table.insert(m);
 }
 
-void release(Device &dev, const Loc &loc, Mapping *m) {
-  cudaError_t err = cudaFree(ptr(m->dalloc));
-  if (err != cudaSuccess)
-    cuda_fatal(loc, err, strprintf("freeing the device memory of '%s'", m->name.c_str()));
+// Removes a mapping whose count reached zero; its memory goes to *to_free. A link
+// variable's storage is the device symbol: it stays in the table, absent.
+void release(Device &dev, const Loc &loc, Mapping *m, std::vector<void *> *to_free) {
+  if (m->link) {
+    m->attached.clear();
+    return;
+  }
   info(loc, "free '%s' (%zu bytes)", m->name.c_str(), m->size);
+  to_free->push_back(ptr(m->dalloc));
   dev.table.erase(m);
+}
+
+// OMPGPU_MAP_ATTACH: set the device copy of the pointer at e.base to the device address
+// of the section starting at e.begin (NULL when the section is not present, e.g. of
+// length zero), and remember it so that later copies of the struct keep it.
+void attach(Device &dev, const Loc &loc, const ompgpu_map_entry &e) {
+  std::uintptr_t where = addr(e.base);
+  Mapping *holder = nullptr;
+  if (dev.table.find(where, sizeof(void *), &holder) != Lookup::Contained || absent_link(holder))
+    fatal(loc, "cannot attach '%s': the struct holding its pointer is not mapped on device %d", item_name(e), dev.id);
+  void *host_value;
+  std::memcpy(&host_value, ptr(where), sizeof host_value);
+  std::uintptr_t b = addr(e.begin);
+  Mapping *target = nullptr;
+  std::uintptr_t device_value = 0;
+  if (b && dev.table.find(b, 0, &target) == Lookup::Contained && !absent_link(target))
+    device_value = target->translate(b) - (b - addr(host_value));
+  holder->attached[where] = device_value;
+  cudaError_t err = copy_sync(loc, dev, ptr(holder->translate(where)), &device_value, sizeof device_value,
+                              cudaMemcpyHostToDevice);
+  if (err != cudaSuccess) cuda_fatal(loc, err, strprintf("attaching '%s'", item_name(e)));
+  info(loc, "attach '%s'", item_name(e));
 }
 
 }  // namespace
@@ -137,11 +193,18 @@ void map_enter(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps)
     Mapping *m = nullptr;
     Lookup r = dev.table.find(addr(e.begin), s, &m);
     if (s == 0) {   // zero-length section: nothing to allocate; translated if inside a mapping
-      if ((e.flags & OMPGPU_MAP_PRESENT) && r != Lookup::Contained)
+      if ((e.flags & OMPGPU_MAP_PRESENT) && (r != Lookup::Contained || absent_link(m)))
         fatal(loc, "'%s' is not present on device %d (map with the 'present' modifier)", item_name(e), dev.id);
       continue;
     }
     if (r == Lookup::Overlap) overlap_error(loc, "map", e, m);
+    if (r == Lookup::Contained && absent_link(m)) {   // a link variable's first map: as if allocated
+      if (e.flags & OMPGPU_MAP_PRESENT)
+        fatal(loc, "'%s' is not present on device %d (map with the 'present' modifier)", item_name(e), dev.id);
+      m->refcount = 1;
+      created.push_back(m);
+      info(loc, "map link variable '%s' (%zu bytes)", item_name(e), s);
+    }
     if (r == Lookup::Contained) {
       bool is_new = contains(created, m);
       if (!is_new && !contains(counted, m)) {
@@ -157,9 +220,11 @@ void map_enter(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps)
     created.push_back(m);
     if (e.flags & OMPGPU_MAP_TO) copy_to_device(dev, loc, e, m);
   }
+  for (int i = 0; i < n; ++i)
+    if (maps[i].flags & OMPGPU_MAP_ATTACH) attach(dev, loc, maps[i]);
 }
 
-void map_exit(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps) {
+void map_exit(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps, std::vector<void *> *to_free) {
   std::vector<Mapping *> seen;   // mappings whose count this construct lowered
   // 1. reference counts
   for (int i = 0; i < n; ++i) {
@@ -171,6 +236,7 @@ void map_exit(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps) 
     Lookup r = dev.table.find(addr(e.begin), s, &m);
     if (r == Lookup::NotPresent) continue;   // e.g. deleted by an exit data inside the region
     if (r == Lookup::Overlap) overlap_error(loc, "unmap", e, m);
+    if (absent_link(m) && !contains(seen, m)) continue;
     if (m->associated) continue;             // omp_target_associate_ptr: infinite count
     if (e.flags & OMPGPU_MAP_DELETE) m->refcount = 0;
     else if (!contains(seen, m) && m->refcount > 0) --m->refcount;
@@ -183,12 +249,22 @@ void map_exit(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps) 
     if (e.flags & OMPGPU_MAP_DELETE) continue;
     Mapping *m = nullptr;
     if (dev.table.find(addr(e.begin), static_cast<std::size_t>(e.size), &m) != Lookup::Contained) continue;
+    if (absent_link(m) && !contains(seen, m)) continue;
     bool last = !m->associated && m->refcount == 0;
     if (last || (e.flags & OMPGPU_MAP_ALWAYS)) copy_from_device(dev, loc, e, m);
   }
-  // 3. frees
+  // 3. removals (the memory is freed by the caller, without the lock)
   for (Mapping *m : seen)
-    if (m->refcount == 0) release(dev, loc, m);
+    if (m->refcount == 0) release(dev, loc, m, to_free);
+}
+
+void free_device_memory(const Loc &loc, int d, const std::vector<void *> &to_free) {
+  if (to_free.empty()) return;
+  select_device(loc, d);
+  for (void *p : to_free) {
+    cudaError_t err = cudaFree(p);
+    if (err != cudaSuccess) cuda_fatal(loc, err, "freeing device memory");
+  }
 }
 
 std::uintptr_t translate_entry(Device &dev, const Loc &loc, const ompgpu_map_entry &e) {
@@ -196,7 +272,7 @@ std::uintptr_t translate_entry(Device &dev, const Loc &loc, const ompgpu_map_ent
   std::uintptr_t b = addr(e.begin);
   if (!b) return 0;
   Mapping *m = nullptr;
-  if (dev.table.find(b, 0, &m) != Lookup::Contained) return 0;
+  if (dev.table.find(b, 0, &m) != Lookup::Contained || absent_link(m)) return 0;
   return m->translate(b) - (b - addr(e.base));
 }
 
@@ -233,8 +309,12 @@ extern "C" void ompgpu_target_data_end(const ompgpu_srcloc *l, long long device,
   Loc loc = make_loc(l, "target data");
   Device *dev = data_device(loc, device, if_cond);
   if (!dev || n <= 0) return;
-  std::lock_guard<std::mutex> g(rt().mu);
-  map_exit(*dev, loc, n, maps);
+  std::vector<void *> to_free;
+  {
+    std::lock_guard<std::mutex> g(rt().mu);
+    map_exit(*dev, loc, n, maps, &to_free);
+  }
+  free_device_memory(loc, dev->id, to_free);
 }
 
 extern "C" void ompgpu_target_update(const ompgpu_srcloc *l, long long device, int if_cond, int n,
@@ -252,6 +332,7 @@ extern "C" void ompgpu_target_update(const ompgpu_srcloc *l, long long device, i
     Lookup r = dev->table.find(addr(e.begin), s, &m);
     if (r == Lookup::NotPresent) continue;   // not present: skipped (OpenMP 5.x)
     if (r == Lookup::Overlap) overlap_error(loc, "update", e, m);
+    if (absent_link(m)) continue;
     if (e.flags & OMPGPU_MAP_TO) copy_to_device(*dev, loc, e, m);
     if (e.flags & OMPGPU_MAP_FROM) copy_from_device(*dev, loc, e, m);
   }
@@ -264,6 +345,6 @@ extern "C" void *ompgpu_get_device_ptr(const ompgpu_srcloc *l, long long device,
   if (!dev) return host_ptr;   // the host is the device
   std::lock_guard<std::mutex> g(rt().mu);
   Mapping *m = nullptr;
-  if (dev->table.find(addr(host_ptr), 0, &m) != Lookup::Contained) return host_ptr;   // OpenMP 5.1
+  if (dev->table.find(addr(host_ptr), 0, &m) != Lookup::Contained || absent_link(m)) return host_ptr;   // OpenMP 5.1
   return ptr(m->translate(addr(host_ptr)));
 }

@@ -1,6 +1,7 @@
 // ompgpu host runtime: lazy device initialisation, device selection, properties.
 #include "host_internal.hpp"
 
+#include <atomic>
 #include <cstring>
 
 namespace ompgpu_host {
@@ -8,7 +9,7 @@ namespace ompgpu_host {
 namespace {
 
 std::once_flag g_init_once;
-Runtime *g_rt = nullptr;
+std::atomic<Runtime *> g_rt{nullptr};
 
 void init_runtime(Runtime *r) {
   const Env &e = env();
@@ -59,10 +60,12 @@ Runtime &rt() {
   std::call_once(g_init_once, [] {
     Runtime *r = new Runtime();   // never destroyed (see env.cpp)
     init_runtime(r);
-    g_rt = r;
+    g_rt.store(r);
   });
-  return *g_rt;
+  return *g_rt.load();
 }
+
+bool runtime_started() { return g_rt.load() != nullptr; }
 
 int usable_devices() {
   Runtime &r = rt();
@@ -113,6 +116,22 @@ void select_device(const Loc &loc, int d) {
   if (err != cudaSuccess) cuda_fatal(loc, err, "selecting device " + std::to_string(d));
 }
 
+cudaStream_t thread_stream(const Loc &loc, int d) {
+  // One stream per (host thread, device). A libgomp thread runs one task at a time and a
+  // construct never yields to another task inside the runtime, so this is also a stream
+  // per running target task.
+  thread_local std::vector<cudaStream_t> streams;
+  std::size_t i = static_cast<std::size_t>(d);
+  if (streams.size() <= i) streams.resize(i + 1, nullptr);
+  if (!streams[i]) {
+    cudaStream_t s = nullptr;
+    cudaError_t err = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+    if (err != cudaSuccess) cuda_fatal(loc, err, "creating a stream on device " + std::to_string(d));
+    streams[i] = s;
+  }
+  return streams[i];
+}
+
 }  // namespace ompgpu_host
 
 // ------------------------------------------------------------ host-side omp_* device API
@@ -130,3 +149,11 @@ extern "C" int ompgpu_omp_get_initial_device(void) { return usable_devices(); }
 extern "C" int ompgpu_omp_is_initial_device(void) { return 1; }   // host code
 
 extern "C" int ompgpu_omp_get_device_num(void) { return usable_devices(); }
+
+// The omp_* names (see memory_api.cpp): they win over libgomp's for any caller.
+extern "C" int omp_get_num_devices(void) { return ompgpu_omp_get_num_devices(); }
+extern "C" int omp_get_default_device(void) { return ompgpu_omp_get_default_device(); }
+extern "C" void omp_set_default_device(int device_num) { ompgpu_omp_set_default_device(device_num); }
+extern "C" int omp_get_initial_device(void) { return ompgpu_omp_get_initial_device(); }
+extern "C" int omp_is_initial_device(void) { return ompgpu_omp_is_initial_device(); }
+extern "C" int omp_get_device_num(void) { return ompgpu_omp_get_device_num(); }

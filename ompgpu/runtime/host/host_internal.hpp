@@ -83,8 +83,14 @@ struct Mapping {
   std::uintptr_t dbegin = 0;   // device address corresponding to hbegin
   long long refcount = 0;
   bool associated = false;     // omp_target_associate_ptr: infinite refcount, not owned
+  bool link = false;           // `declare target link` variable: storage is the device symbol
+                               // (never allocated or freed); present only while refcount > 0
   std::uintptr_t dalloc = 0;   // what to cudaFree (owned mappings)
   std::string name;            // the item that created it ("a[0:100]")
+  // Attached pointers inside this mapping (map of s.p[lo:n] with s mapped here): host
+  // address of the pointer -> the device address written into its device copy. Copies
+  // to the device re-attach them; copies from the device keep the host's values.
+  std::map<std::uintptr_t, std::uintptr_t> attached;
   std::uintptr_t hend() const { return hbegin + size; }
   std::uintptr_t translate(std::uintptr_t h) const { return dbegin + (h - hbegin); }
 };
@@ -129,6 +135,7 @@ struct Runtime {
 };
 
 Runtime &rt();                   // lazily initialised (thread-safe), never destroyed
+bool runtime_started();          // rt() has been initialised (does not initialise it)
 // Number of usable devices: 0 when OMP_TARGET_OFFLOAD=DISABLED or no GPU.
 int usable_devices();
 // Exits with the MANDATORY error when OMP_TARGET_OFFLOAD=MANDATORY and no GPU.
@@ -138,13 +145,24 @@ void require_mandatory(const Loc &loc);
 int resolve_device(const Loc &loc, long long device);
 // cudaSetDevice(d), checked (this thread's current device).
 void select_device(const Loc &loc, int d);
+// This host thread's stream on device d (created on first use, non-blocking, never
+// destroyed). Every transfer and launch of a construct goes to the stream of the thread
+// that runs it, so constructs of different host threads (e.g. `target nowait` tasks)
+// overlap on the device; the construct synchronises its stream before returning.
+cudaStream_t thread_stream(const Loc &loc, int d);
 
 // ---------------------------------------------------------------- data.cpp (mapping)
-// All of these expect rt().mu held and the device selected.
-// Maps the entries (construct entry): allocation, copy-to, refcount +1.
+// All of these expect rt().mu held and the device selected; copies go through this
+// thread's stream and are complete when they return.
+// Maps the entries (construct entry): allocation, copy-to, refcount +1, then attaches
+// pointers (OMPGPU_MAP_ATTACH entries).
 void map_enter(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps);
-// Unmaps (construct exit): refcount -1 (delete: 0), copy-from, free.
-void map_exit(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps);
+// Unmaps (construct exit): refcount -1 (delete: 0), copy-from, removal from the table.
+// The device memory to free is appended to *to_free: the caller frees it with
+// free_device_memory after releasing rt().mu (cudaFree waits for the whole device, which
+// must not stall other host threads' constructs).
+void map_exit(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps, std::vector<void *> *to_free);
+void free_device_memory(const Loc &loc, int d, const std::vector<void *> &to_free);
 // The translated value of an entry for a kernel argument: device address of begin
 // minus (begin - base), or 0 if begin is not present.
 std::uintptr_t translate_entry(Device &dev, const Loc &loc, const ompgpu_map_entry &e);

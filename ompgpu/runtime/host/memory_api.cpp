@@ -3,6 +3,7 @@
 // Like OpenMP's routines they report failure by their return value, not by exiting.
 #include "host_internal.hpp"
 
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 
@@ -104,7 +105,8 @@ extern "C" int ompgpu_omp_target_is_present(const void *ptr, int device_num) {
   if (!ptr) return 0;
   std::lock_guard<std::mutex> g(rt().mu);
   Mapping *m = nullptr;
-  return device_of(d).table.find(reinterpret_cast<std::uintptr_t>(ptr), 0, &m) == Lookup::Contained;
+  return device_of(d).table.find(reinterpret_cast<std::uintptr_t>(ptr), 0, &m) == Lookup::Contained &&
+         !(m->link && m->refcount == 0);
 }
 
 extern "C" int ompgpu_omp_target_associate_ptr(const void *host_ptr, const void *device_ptr, size_t size,
@@ -141,4 +143,72 @@ extern "C" int ompgpu_omp_target_disassociate_ptr(const void *ptr, int device_nu
   if (dev.table.find(h, 0, &m) != Lookup::Contained || !m->associated || m->hbegin != h) return 1;
   dev.table.erase(m);
   return 0;
+}
+
+// ------------------------------------------------------------------ omp_target_memcpy_rect
+
+namespace {
+
+// Copies one sub-volume dimension by dimension; the innermost dimension is contiguous.
+int copy_rect(char *dst, const char *src, size_t elem, int dims, const size_t *volume, const size_t *doff,
+              const size_t *soff, const size_t *ddim, const size_t *sdim, int dd, int sd) {
+  // byte size of one step in dimension 0 of each array
+  size_t dstride = elem, sstride = elem;
+  for (int i = 1; i < dims; ++i) {
+    dstride *= ddim[i];
+    sstride *= sdim[i];
+  }
+  if (dims == 1)
+    return ompgpu_omp_target_memcpy(dst, src, volume[0] * elem, doff[0] * elem, soff[0] * elem, dd, sd);
+  for (size_t i = 0; i < volume[0]; ++i) {
+    int r = copy_rect(dst + (doff[0] + i) * dstride, src + (soff[0] + i) * sstride, elem, dims - 1, volume + 1,
+                      doff + 1, soff + 1, ddim + 1, sdim + 1, dd, sd);
+    if (r) return r;
+  }
+  return 0;
+}
+
+}  // namespace
+
+extern "C" int ompgpu_omp_target_memcpy_rect(void *dst, const void *src, size_t element_size, int num_dims,
+                                             const size_t *volume, const size_t *dst_offsets,
+                                             const size_t *src_offsets, const size_t *dst_dimensions,
+                                             const size_t *src_dimensions, int dst_device_num, int src_device_num) {
+  if (!dst && !src) return INT_MAX;   // the query form: any number of dimensions
+  if (!dst || !src || num_dims < 1 || element_size == 0 || !volume || !dst_offsets || !src_offsets ||
+      !dst_dimensions || !src_dimensions)
+    return 1;
+  if (api_device(dst_device_num) == kInvalid || api_device(src_device_num) == kInvalid) return 1;
+  for (int i = 0; i < num_dims; ++i) {
+    if (volume[i] == 0) return 0;
+    if (dst_offsets[i] + volume[i] > dst_dimensions[i] || src_offsets[i] + volume[i] > src_dimensions[i]) return 1;
+  }
+  return copy_rect(static_cast<char *>(dst), static_cast<const char *>(src), element_size, num_dims, volume,
+                   dst_offsets, src_offsets, dst_dimensions, src_dimensions, dst_device_num, src_device_num);
+}
+
+// ------------------------------------------------------------------ the omp_* names
+// Defined here (and in device.cpp) so that code not compiled by ompgpu, which calls the
+// omp_* names, gets this runtime's routines rather than libgomp's.
+
+extern "C" void *omp_target_alloc(size_t size, int device_num) { return ompgpu_omp_target_alloc(size, device_num); }
+extern "C" void omp_target_free(void *device_ptr, int device_num) { ompgpu_omp_target_free(device_ptr, device_num); }
+extern "C" int omp_target_memcpy(void *dst, const void *src, size_t length, size_t dst_offset, size_t src_offset,
+                                 int dst_device_num, int src_device_num) {
+  return ompgpu_omp_target_memcpy(dst, src, length, dst_offset, src_offset, dst_device_num, src_device_num);
+}
+extern "C" int omp_target_memcpy_rect(void *dst, const void *src, size_t element_size, int num_dims,
+                                      const size_t *volume, const size_t *dst_offsets, const size_t *src_offsets,
+                                      const size_t *dst_dimensions, const size_t *src_dimensions, int dst_device_num,
+                                      int src_device_num) {
+  return ompgpu_omp_target_memcpy_rect(dst, src, element_size, num_dims, volume, dst_offsets, src_offsets,
+                                       dst_dimensions, src_dimensions, dst_device_num, src_device_num);
+}
+extern "C" int omp_target_is_present(const void *ptr, int device_num) { return ompgpu_omp_target_is_present(ptr, device_num); }
+extern "C" int omp_target_associate_ptr(const void *host_ptr, const void *device_ptr, size_t size,
+                                        size_t device_offset, int device_num) {
+  return ompgpu_omp_target_associate_ptr(host_ptr, device_ptr, size, device_offset, device_num);
+}
+extern "C" int omp_target_disassociate_ptr(const void *ptr, int device_num) {
+  return ompgpu_omp_target_disassociate_ptr(ptr, device_num);
 }

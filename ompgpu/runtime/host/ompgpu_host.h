@@ -62,6 +62,11 @@ typedef struct ompgpu_kernel_desc {
 #define OMPGPU_MAP_RELEASE  0x100   /* exit data release (refcount -1) */
 #define OMPGPU_MAP_PRESENT  0x200   /* map(present: ...) must already be present */
 #define OMPGPU_MAP_ATTACH_ONLY 0x400 /* firstprivate pointer: translate if present, else NULL */
+#define OMPGPU_MAP_ATTACH   0x800   /* pointer attachment (map of s.p[lo:n]): base = host address of the
+                                       pointer s.p (inside a mapped struct), begin = first byte of the
+                                       pointee section; after the construct's maps, the device copy of
+                                       s.p is set to the device address of the section (NULL when it is
+                                       not present). Host copies of s.p are never changed by copies back. */
 
 /* The `device` argument when the construct has no device clause: use the
    default-device ICV (OMP_DEFAULT_DEVICE / omp_set_default_device). Any other value is
@@ -97,6 +102,11 @@ void ompgpu_target_update    (const ompgpu_srcloc *loc, long long device, int if
    program start; the runtime enters it into every device's present table as always
    present, so `target update` and maps of it find the device symbol. */
 void ompgpu_register_global(void *host, long long size, void *(*device_address)(void), const char *name);
+/* A `declare target link` global: like ompgpu_register_global, but the variable is not
+   present until a map clause (or the implicit tofrom map of a target region that uses
+   it) maps it; mapping copies to/from the device symbol by the usual reference-count
+   rules, and unmapping leaves the symbol allocated. */
+void ompgpu_register_link_global(void *host, long long size, void *(*device_address)(void), const char *name);
 void *ompgpu_get_device_ptr  (const ompgpu_srcloc *loc, long long device, void *host_ptr); /* use_device_ptr; NULL-safe */
 
 /* Host-side OpenMP device API. The user's program also links libgomp, which defines
@@ -115,6 +125,13 @@ int   ompgpu_omp_target_is_present(const void *ptr, int device_num);
 int   ompgpu_omp_target_associate_ptr(const void *host_ptr, const void *device_ptr, size_t size,
                                       size_t device_offset, int device_num);
 int   ompgpu_omp_target_disassociate_ptr(const void *ptr, int device_num);
+int   ompgpu_omp_target_memcpy_rect(void *dst, const void *src, size_t element_size, int num_dims,
+                                    const size_t *volume, const size_t *dst_offsets, const size_t *src_offsets,
+                                    const size_t *dst_dimensions, const size_t *src_dimensions,
+                                    int dst_device_num, int src_device_num);
+/* The runtime also defines these routines under their omp_* names, so that they win over
+   libgomp's at link time for code that was not compiled by ompgpu (the executable's
+   definitions come first); the ompgpu_omp_* names are what generated code calls. */
 
 #ifdef __cplusplus
 }

@@ -104,9 +104,13 @@ extern "C" int ompgpu_target(const ompgpu_kernel_desc *k, long long device, int 
   cfg.num_teams = static_cast<unsigned>(teams);
   cfg.threads_per_team = static_cast<unsigned>(threads);
   cfg.dyn_shmem = 0;
-  cfg.stream = nullptr;
+  cudaStream_t stream = thread_stream(loc, d);
+  cfg.stream = stream;
   const char *mode = k->mode == OMPGPU_MODE_SPMD ? "spmd" : "generic";
-  info(loc, "kernel %s: %u teams x %u threads, %s", kname(k), cfg.num_teams, cfg.threads_per_team, mode);
+  if (rt().num_devices > 1)   // several GPUs: say which one
+    info(loc, "kernel %s: %u teams x %u threads, %s, device %d", kname(k), cfg.num_teams, cfg.threads_per_team, mode, d);
+  else
+    info(loc, "kernel %s: %u teams x %u threads, %s", kname(k), cfg.num_teams, cfg.threads_per_team, mode);
 
   // Errors: from the launch itself (configuration, or - in the emulator, where launches
   // run to completion - a fault in the kernel), then from the kernel's execution.
@@ -123,16 +127,18 @@ extern "C" int ompgpu_target(const ompgpu_kernel_desc *k, long long device, int 
                               cfg.threads_per_team, mode, d));
     cuda_fatal(loc, err, what, notes);
   }
-  err = cudaDeviceSynchronize();
+  err = cudaStreamSynchronize(stream);
   if (err != cudaSuccess) {
     std::vector<std::string> notes;
     if (is_kernel_fault(err)) notes.push_back(fault_note);
     cuda_fatal(loc, err, what, notes);
   }
 
+  std::vector<void *> to_free;
   {
     std::lock_guard<std::mutex> g(rt().mu);
-    map_exit(dev, loc, n, maps);
+    map_exit(dev, loc, n, maps, &to_free);
   }
+  free_device_memory(loc, d, to_free);
   return 0;
 }

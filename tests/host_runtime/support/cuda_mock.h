@@ -192,6 +192,16 @@ inline cudaError_t cudaMemset(void *p, int v, size_t n) {
 }
 inline cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
 inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+#define cudaStreamNonBlocking 0x01
+// Streams are distinct non-null handles (never dereferenced); work runs at once.
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int) {
+  static char handles[1024];
+  static int next = 0;
+  cuda_mock::State &st = cuda_mock::st();
+  std::lock_guard<std::mutex> g(st.mu);
+  *s = reinterpret_cast<cudaStream_t>(&handles[next++ % 1024]);
+  return cudaSuccess;
+}
 inline cudaError_t cudaDriverGetVersion(int *v) { *v = 13000; return cudaSuccess; }
 inline cudaError_t cudaRuntimeGetVersion(int *v) { *v = 13000; return cudaSuccess; }
 

@@ -580,8 +580,211 @@ static int t_api(void) {
   return 0;
 }
 
+/* ------------------------------------------------------------------ pointer attachment */
+
+struct holder {
+  int n;
+  double *p;
+  double *q;
+};
+static struct holder *attach_expect_h;
+static double *attach_dev_sec;
+static int launch_attach(const ompgpu_launch_config *cfg, void **args) {
+  (void)cfg;
+  struct holder *dh = *(struct holder **)args[0];
+  CHECK(dh != attach_expect_h);
+  /* the device struct's pointer is the device address of the section minus its offset */
+  CHECK(dh->p == attach_dev_sec - 2);
+  CHECK(dh->q == NULL);   /* zero-length section that is not present */
+  dh->p[5] = 55;          /* element 5 of the host array = section index 3 */
+  dh->n = 9;
+  return 0;
+}
+
+static int t_attach(void) {
+  double arr[10];
+  int i;
+  for (i = 0; i < 10; ++i) arr[i] = i;
+  struct holder h;
+  h.n = 1;
+  h.p = arr;
+  h.q = arr + 9;   /* outside the mapped section: not present */
+  ompgpu_map_entry m[5];
+  m[0] = ent(&h, &h, sizeof h, TO | FROM | ARG, "h");
+  m[1] = ent(h.p, h.p + 2, 6 * sizeof(double), TO | FROM | OMPGPU_MAP_PTR, "h.p[2:6]");
+  m[2] = ent(&h.p, h.p + 2, 0, OMPGPU_MAP_ATTACH, "h.p[2:6]");
+  m[3] = ent(h.q, h.q, 0, OMPGPU_MAP_PTR, "h.q[0:0]");
+  m[4] = ent(&h.q, h.q, 0, OMPGPU_MAP_ATTACH, "h.q[0:0]");
+  /* the section's device address: map it first in an enclosing data region */
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &m[1]);
+  attach_dev_sec = dev_of(arr + 2);
+  attach_expect_h = &h;
+  ompgpu_kernel_desc k = kdesc(launch_attach);
+  CHECK(ompgpu_target(&k, DEF, 1, 0, 0, 5, m) == 0);
+  /* the struct came back (n), its pointers kept their host values */
+  CHECK(h.n == 9 && h.p == arr && h.q == arr + 9);
+  CHECK(arr[5] == 5);   /* the section is still mapped by the data region */
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &m[1]);
+  CHECK(arr[5] == 55);
+
+  /* enter data: struct, then section + attach onto the present struct; update of the
+     whole struct to the device keeps the attachment, update from keeps host pointers */
+  ompgpu_map_entry s1 = ent(&h, &h, sizeof h, TO, "h");
+  ompgpu_map_entry s2[3];
+  s2[0] = ent(&h, &h, sizeof h, TO, "h");
+  s2[1] = ent(h.p, h.p, 10 * sizeof(double), TO | OMPGPU_MAP_PTR, "h.p[0:10]");
+  s2[2] = ent(&h.p, h.p, 0, OMPGPU_MAP_ATTACH, "h.p[0:10]");
+  ompgpu_target_data_begin(&ENTER, DEF, 1, 1, &s1);
+  ompgpu_target_data_begin(&ENTER, DEF, 1, 3, s2);
+  struct holder *dh = (struct holder *)ompgpu_get_device_ptr(&LOC, DEF, &h);
+  double *dp = dev_of(arr);
+  CHECK(dh->p == dp);
+  ompgpu_map_entry u = ent(&h, &h, sizeof h, TO, "h");
+  ompgpu_target_update(&UPD, DEF, 1, 1, &u);
+  CHECK(dh->p == dp);              /* re-attached after the copy */
+  dh->n = 77;
+  u.flags = FROM;
+  ompgpu_target_update(&UPD, DEF, 1, 1, &u);
+  CHECK(h.n == 77 && h.p == arr);  /* host pointer kept */
+  ompgpu_map_entry x[2];
+  x[0] = ent(&h, &h, sizeof h, 0, "h");
+  x[1] = ent(h.p, h.p, 10 * sizeof(double), OMPGPU_MAP_PTR, "h.p[0:10]");
+  ompgpu_target_data_end(&EXIT, DEF, 1, 2, x);
+  x[0].flags = OMPGPU_MAP_DELETE;
+  ompgpu_target_data_end(&EXIT, DEF, 1, 1, x);
+  CHECK(!present(&h) && !present(arr));
+  check_no_allocations();
+  return 0;
+}
+
+static int t_attach_missing(void) {
+  double arr[4];
+  double *p = arr;
+  ompgpu_map_entry m[2];
+  m[0] = ent(p, p, sizeof arr, TO | OMPGPU_MAP_PTR, "s.p[0:4]");
+  m[1] = ent(&p, p, 0, OMPGPU_MAP_ATTACH, "s.p[0:4]");
+  ompgpu_target_data_begin(&ENTER, DEF, 1, 2, m);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ declare target link */
+
+static double link_host[8];
+static double *link_symbol;
+static void *link_addr(void) { return link_symbol; }
+
+static int t_link(void) {
+  int i;
+  link_symbol = (double *)ompgpu_omp_target_alloc(sizeof link_host, ompgpu_omp_get_default_device());
+  ompgpu_register_link_global(link_host, sizeof link_host, link_addr, "link_host");
+  CHECK(!present(link_host));   /* absent until mapped */
+  for (i = 0; i < 8; ++i) link_host[i] = i;
+  ompgpu_map_entry m = ent(link_host, link_host, sizeof link_host, TO | FROM, "link_host");
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &m);
+  CHECK(present(link_host));
+  CHECK(dev_of(link_host) == link_symbol);   /* the symbol is the storage */
+  CHECK(link_symbol[3] == 3);
+  link_symbol[3] = 33;
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &m);   /* refcount 2: no copy */
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &m);
+  CHECK(link_host[3] == 3);
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &m);     /* 0: copied back, not freed */
+  CHECK(link_host[3] == 33 && !present(link_host));
+  /* update of an absent link variable does nothing */
+  link_symbol[3] = 99;
+  m.flags = FROM;
+  ompgpu_target_update(&UPD, DEF, 1, 1, &m);
+  CHECK(link_host[3] == 33);
+  ompgpu_omp_target_free(link_symbol, ompgpu_omp_get_default_device());
+  check_no_allocations();
+  return 0;
+}
+
+/* ------------------------------------------------------------------ streams per host thread */
+
+static void *seen_streams[NTHREADS];
+static int launch_stream(const ompgpu_launch_config *cfg, void **args) {
+  int *slot = *(int **)args[0];
+  CHECK(cfg->stream != NULL);
+  seen_streams[*slot] = cfg->stream;
+  return 0;
+}
+static void *stream_thread(void *arg) {
+  static int ids[NTHREADS];
+  int id = (int)(intptr_t)arg;
+  ids[id] = id;
+  int *idp = &ids[id];
+  ompgpu_map_entry m = ent(&idp, &idp, 0, OMPGPU_MAP_LITERAL | ARG, "id");
+  m.begin = &idp;
+  ompgpu_kernel_desc k = kdesc(launch_stream);
+  CHECK(ompgpu_target(&k, DEF, 1, 0, 0, 1, &m) == 0);
+  void *first = seen_streams[id];
+  CHECK(ompgpu_target(&k, DEF, 1, 0, 0, 1, &m) == 0);
+  CHECK(seen_streams[id] == first);   /* the same thread keeps its stream */
+  return NULL;
+}
+static int t_streams(void) {
+  pthread_t th[NTHREADS];
+  int t, u;
+  for (t = 0; t < NTHREADS; ++t) CHECK(pthread_create(&th[t], NULL, stream_thread, (void *)(intptr_t)t) == 0);
+  for (t = 0; t < NTHREADS; ++t) pthread_join(th[t], NULL);
+  for (t = 0; t < NTHREADS; ++t)
+    for (u = t + 1; u < NTHREADS; ++u) CHECK(seen_streams[t] != seen_streams[u]);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ omp_target_memcpy_rect */
+
+static int t_rect(void) {
+  int dev = ompgpu_omp_get_default_device(), host = ompgpu_omp_get_initial_device();
+  int a[4][5], b[4][5], i, j;
+  for (i = 0; i < 4; ++i)
+    for (j = 0; j < 5; ++j) {
+      a[i][j] = i * 10 + j;
+      b[i][j] = -1;
+    }
+  CHECK(ompgpu_omp_target_memcpy_rect(NULL, NULL, 0, 0, NULL, NULL, NULL, NULL, NULL, dev, host) > 16);
+  int *d = (int *)ompgpu_omp_target_alloc(sizeof a, dev);
+  size_t vol[2] = {2, 3}, doff[2] = {1, 1}, soff[2] = {2, 2}, dims[2] = {4, 5}, z[2] = {0, 0}, all[2] = {4, 5};
+  CHECK(ompgpu_omp_target_memcpy_rect(d, b, sizeof(int), 2, all, z, z, dims, dims, dev, host) == 0);
+  CHECK(ompgpu_omp_target_memcpy_rect(d, a, sizeof(int), 2, vol, doff, soff, dims, dims, dev, host) == 0);
+  CHECK(ompgpu_omp_target_memcpy_rect(b, d, sizeof(int), 2, all, z, z, dims, dims, host, dev) == 0);
+  for (i = 0; i < 4; ++i)
+    for (j = 0; j < 5; ++j) {
+      int in = i >= 1 && i < 3 && j >= 1 && j < 4;
+      CHECK(b[i][j] == (in ? a[i + 1][j + 1] : -1));
+    }
+  size_t big[2] = {5, 1};
+  CHECK(ompgpu_omp_target_memcpy_rect(b, d, sizeof(int), 2, big, z, z, dims, dims, host, dev) != 0);
+  CHECK(ompgpu_omp_target_memcpy_rect(b, d, sizeof(int), 2, all, z, z, dims, dims, host, dev + 7) != 0);
+  ompgpu_omp_target_free(d, dev);
+  check_no_allocations();
+  return 0;
+}
+
+/* the omp_* names are defined by the runtime (they win over libgomp's) */
+int omp_get_num_devices(void);
+int omp_get_initial_device(void);
+void *omp_target_alloc(size_t, int);
+void omp_target_free(void *, int);
+static int t_omp_names(void) {
+  CHECK(omp_get_num_devices() == ompgpu_omp_get_num_devices());
+  CHECK(omp_get_initial_device() == ompgpu_omp_get_initial_device());
+  void *p = omp_target_alloc(64, 0);
+  CHECK(p != NULL && !present(p));
+  omp_target_free(p, 0);
+  check_no_allocations();
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *t = argc > 1 ? argv[1] : "";
+  if (!strcmp(t, "attach")) return t_attach();
+  if (!strcmp(t, "attach_missing")) return t_attach_missing();
+  if (!strcmp(t, "link")) return t_link();
+  if (!strcmp(t, "streams")) return t_streams();
+  if (!strcmp(t, "rect")) return t_rect();
+  if (!strcmp(t, "omp_names")) return t_omp_names();
   if (!strcmp(t, "refcount")) return t_refcount();
   if (!strcmp(t, "subsection")) return t_subsection();
   if (!strcmp(t, "overlap")) return t_overlap(argc > 2 ? argv[2] : "end");
