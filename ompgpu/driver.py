@@ -15,7 +15,8 @@ from ompgpu.errors import OmpgpuError
 from ompgpu.outliner.outline import outline
 from ompgpu.parser.bind import bind_pragmas
 from ompgpu.parser.cfront import parse_c, preprocess
-from ompgpu.toolchain import DEVICE_RT, EMU_HEADER, EMU_RT, HOST_RT, find_cuda, host_cc, host_cxx, run, runtime_library
+from ompgpu.toolchain import (DEVICE_RT, EMU_HEADER, EMU_RT, HOST_RT, find_cuda, host_cc, host_cxx, host_openmp_flags, run,
+                              runtime_library)
 
 
 @dataclass(frozen=True)
@@ -83,7 +84,7 @@ def compile_and_link(opts: Options) -> int:
                 _merge_objects(obj_group, out, opts)
             return 0
         out = opts.output or "a.out"
-        link = [host_cxx(), "-fopenmp", *objects, *others, *opts.link_args, "-lm"]
+        link = [host_cxx(), *host_openmp_flags(host_cxx()), *objects, *others, *opts.link_args, "-lm"]
         if opts.offload in ("cuda", "emu"):
             link += runtime_library(opts.offload, opts.verbose)
         run(link + ["-o", out], opts.verbose, "linking")
@@ -107,7 +108,7 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
     host_c.write_text(t.host_c)
     host_o = tmp / (stem.name + ".host.o")
     flags = [opts.opt_level] + (["-g"] if opts.debug else []) + (["-w"] if opts.no_warnings else ["-Wno-unknown-pragmas"])
-    cc_cmd = [host_cc(), "-fopenmp", *flags, f"-I{HOST_RT}", "-c", str(host_c), "-o", str(host_o)]
+    cc_cmd = [host_cc(), *host_openmp_flags(host_cc()), *flags, f"-I{HOST_RT}", "-c", str(host_c), "-o", str(host_o)]
     if opts.std:
         cc_cmd.insert(1, opts.std)
     run(cc_cmd, opts.verbose, f"compiling the host code of {t.source}")

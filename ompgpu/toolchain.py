@@ -104,6 +104,19 @@ def host_cxx() -> str:
     return os.environ.get("CXX", "g++")
 
 
+@functools.lru_cache(maxsize=None)
+def host_openmp_flags(compiler: str) -> tuple[str, ...]:
+    """OpenMP flags for the host compiler. ompgpu builds the device side itself, so a gcc
+    that has an offload plugin installed (gcc-12-offload-nvptx) must not also try to offload
+    the host fallback of each target region: -foffload=disable, where the compiler knows it."""
+    try:
+        probe = subprocess.run([compiler, "-fopenmp", "-foffload=disable", "-E", "-x", "c", os.devnull],
+                               capture_output=True, text=True)
+    except OSError:
+        return ("-fopenmp",)
+    return ("-fopenmp", "-foffload=disable") if probe.returncode == 0 and not probe.stderr.strip() else ("-fopenmp",)
+
+
 def execute(cmd: list[str], verbose: bool, what: str) -> subprocess.CompletedProcess:
     """Run a tool (echoed with -v), capturing its output; a missing tool is a ToolchainError."""
     if verbose:

@@ -130,10 +130,10 @@ OMPGPU_API double omp_get_wtick(void) { return 1.0e-6; }
 
 // ---- locks --------------------------------------------------------------------------------
 OMPGPU_API void omp_init_lock(omp_lock_t *l) {
-  l->_state = 0u;
+  atomicExch(&l->_state, 0u);
   __threadfence();
 }
-OMPGPU_API void omp_destroy_lock(omp_lock_t *l) { l->_state = 0u; }
+OMPGPU_API void omp_destroy_lock(omp_lock_t *l) { atomicExch(&l->_state, 0u); }
 OMPGPU_API void omp_set_lock(omp_lock_t *l) { ompgpu::detail::spin_lock_u32(&l->_state); }
 OMPGPU_API void omp_unset_lock(omp_lock_t *l) {
   __threadfence();
@@ -145,19 +145,22 @@ OMPGPU_API int omp_test_lock(omp_lock_t *l) {
   return 1;
 }
 
+// The nest lock's fields are only touched with atomics: a lock may live on the soft stack in
+// shared memory, and plain accesses by successive owners would be reported by racecheck
+// (which cannot see that the lock orders them).
 OMPGPU_API void omp_init_nest_lock(omp_nest_lock_t *l) {
-  l->_owner = 0ull;
-  l->_count = 0u;
+  atomicExch(&l->_owner, 0ull);
+  atomicExch(&l->_count, 0u);
   __threadfence();
 }
 OMPGPU_API void omp_destroy_nest_lock(omp_nest_lock_t *l) {
-  l->_owner = 0ull;
-  l->_count = 0u;
+  atomicExch(&l->_owner, 0ull);
+  atomicExch(&l->_count, 0u);
 }
 OMPGPU_API void omp_set_nest_lock(omp_nest_lock_t *l) {
   const unsigned long long me = ompgpu::detail::nest_lock_owner_id();
-  if (*(volatile unsigned long long *)&l->_owner == me) {
-    l->_count++;
+  if (atomicAdd(&l->_owner, 0ull) == me) {
+    atomicAdd(&l->_count, 1u);
     return;
   }
   if (atomicCAS(&l->_owner, 0ull, me) != 0ull) {
@@ -168,20 +171,20 @@ OMPGPU_API void omp_set_nest_lock(omp_nest_lock_t *l) {
     } while (atomicCAS(&l->_owner, 0ull, me) != 0ull);
   }
   __threadfence();
-  l->_count = 1u;
+  atomicExch(&l->_count, 1u);
 }
 OMPGPU_API void omp_unset_nest_lock(omp_nest_lock_t *l) {
-  if (--l->_count == 0u) {
+  if (atomicSub(&l->_count, 1u) == 1u) {
     __threadfence();
     atomicExch(&l->_owner, 0ull);
   }
 }
 OMPGPU_API int omp_test_nest_lock(omp_nest_lock_t *l) {
   const unsigned long long me = ompgpu::detail::nest_lock_owner_id();
-  if (*(volatile unsigned long long *)&l->_owner == me) return (int)++l->_count;
+  if (atomicAdd(&l->_owner, 0ull) == me) return (int)atomicAdd(&l->_count, 1u) + 1;
   if (atomicCAS(&l->_owner, 0ull, me) != 0ull) return 0;
   __threadfence();
-  l->_count = 1u;
+  atomicExch(&l->_count, 1u);
   return 1;
 }
 

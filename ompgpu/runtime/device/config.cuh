@@ -50,11 +50,6 @@
 #define OMPGPU_ARGBUF_BYTES 512
 #endif
 
-// Deepest nesting of serialized parallel regions that may each run a dynamic/guided loop.
-#ifndef OMPGPU_MAX_SERIAL_DEPTH
-#define OMPGPU_MAX_SERIAL_DEPTH 8
-#endif
-
 static_assert(OMPGPU_SOFT_STACK_SHARED % 16 == 0, "OMPGPU_SOFT_STACK_SHARED must be a multiple of 16");
 static_assert(OMPGPU_SOFT_STACK_GLOBAL % 16 == 0, "OMPGPU_SOFT_STACK_GLOBAL must be a multiple of 16");
 static_assert(OMPGPU_ARGBUF_BYTES % 16 == 0, "OMPGPU_ARGBUF_BYTES must be a multiple of 16");

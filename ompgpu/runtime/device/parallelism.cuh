@@ -130,7 +130,7 @@ OMPGPU_DEV void fork_go(int fn, void *args, int nt) {
   t.fork.fn = fn;
   t.fork.size = (short)(nt > 0 ? team_size_for(nt) : 0);
   t.fork.args = args;
-  t.ws_tag.word = 0x03020100u;  // dispatch ring: slot i free for loop i
+  reset_ws_tags(t);
   master_fork_join_barrier();     // fork: the workers read the fork word
   master_fork_join_barrier();     // join: the workers are done
 }

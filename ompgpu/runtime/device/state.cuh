@@ -40,19 +40,16 @@ namespace detail {
 
 constexpr unsigned WS_RING = 4;  // dispatch descriptors in flight per team (nowait depth)
 
+// Shared part of a dynamic/guided loop; only ever accessed with atomics (workshare.cuh).
 struct DispatchSlot {
   unsigned long long next;  // first iteration not handed out yet
-  long long n;              // trip count of the normalized space [0, n)
-  long long chunk;
   unsigned finished;        // threads that left the loop (ws_dispatch_fini)
-  int kind;
 };
 
 // Per-thread context for the rare paths (frames/loops of a thread inside a parallel
 // region that has no one to share them with); allocated per team on first need.
 struct PrivCtx {
   void *stack_head;
-  long long one_n[OMPGPU_MAX_SERIAL_DEPTH];
 };
 
 // The fork word: written by the master before the fork barrier, read by the workers after
@@ -71,11 +68,8 @@ struct TeamState {
   // ICVs (nthreads lives in the fork word)
   int icv_max_active_levels;
   int icv_dynamic;
-  // dispatch ring: tag b[i] = loop sequence number slot i is free for (mod 256)
-  union {
-    unsigned word;
-    unsigned char b[WS_RING];
-  } ws_tag;
+  // dispatch ring: ws_tag[i] = loop sequence number slot i is free for (mod 256)
+  alignas(16) unsigned ws_tag[WS_RING];
   // soft stack
   unsigned stack_top;   // offset: [0, SHARED) shared slice, [SHARED, SHARED+GLOBAL) global slice
   unsigned stack_skip;  // bytes of the shared slice left unused when the stack moved to global
@@ -86,8 +80,6 @@ struct TeamState {
   PrivCtx *priv;
   int priv_refs;
   int priv_lock;
-  // team-of-one dynamic loops of the generic master, per serialization depth
-  long long master_one_n[OMPGPU_MAX_SERIAL_DEPTH];
   DispatchSlot ring[WS_RING];
   alignas(16) unsigned char argbuf[OMPGPU_ARGBUF_BYTES];
 };
@@ -132,6 +124,11 @@ OMPGPU_DEV ThreadState thr() {
 OMPGPU_DEV ThreadState &thr_ref() { return thread_state[threadIdx.x].s; }
 OMPGPU_DEV void thr_init(unsigned word) { thread_state[threadIdx.x].word = word; }
 
+// Dispatch ring: slot i free for loop i.
+OMPGPU_DEV void reset_ws_tags(TeamState &t) {
+  for (unsigned i = 0; i < WS_RING; i++) t.ws_tag[i] = i;
+}
+
 OMPGPU_DEV void init_team(int mode) {
   TeamState &t = team_state;
   t.fork.fn = 0;
@@ -141,7 +138,7 @@ OMPGPU_DEV void init_team(int mode) {
   t.mode = mode;
   t.icv_max_active_levels = 1;
   t.icv_dynamic = 0;
-  t.ws_tag.word = 0x03020100u;
+  reset_ws_tags(t);
   for (unsigned i = 0; i < WS_RING; i++) {
     t.ring[i].next = 0;
     t.ring[i].finished = 0;

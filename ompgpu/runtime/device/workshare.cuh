@@ -12,7 +12,7 @@
 // for every dynamic/guided loop, in the same order (OpenMP requires the former; the
 // generator emits fini after the loop, before the optional barrier).
 // A thread in a team of one (generic master, serialized region, SPMD serial code) gets the
-// whole space in one piece.
+// whole space in one piece, from its own WsLoop, with no shared state at all.
 #ifndef OMPGPU_DEVICE_WORKSHARE_CUH
 #define OMPGPU_DEVICE_WORKSHARE_CUH
 
@@ -52,15 +52,6 @@ OMPGPU_DEV bool block_range(long long n, unsigned t, unsigned T, long long *lo, 
 
 OMPGPU_DEV long long chunk_or_one(long long c) { return c < 1 ? 1 : c; }
 
-// ---- team of one ------------------------------------------------------------------------
-// State: the pending trip count (>= 0) or -1 once handed out.
-OMPGPU_DEV long long *one_slot(ThreadState s, bool acquire) {
-  if (s.ser >= OMPGPU_MAX_SERIAL_DEPTH) fail_misuse("worksharing loop nested in too many serialized regions");
-  if (!s.par() && team_state.mode == MODE_GENERIC) return &team_state.master_one_n[s.ser];
-  PrivCtx *c = acquire ? priv_acquire() : priv_current();
-  return &c->one_n[s.ser];
-}
-
 }  // namespace detail
 
 // ---------------------------------------------------------------------------------------
@@ -95,114 +86,119 @@ OMPGPU_DEV long long distribute_chunk_stride(long long chunk) {
 // ---------------------------------------------------------------------------------------
 // dynamic / guided
 // ---------------------------------------------------------------------------------------
-OMPGPU_DEV void ws_dispatch_init(int kind, long long n, long long chunk) {
+// What a thread knows about its current dynamic/guided loop. Every thread of the team calls
+// ws_dispatch_init with the same n, chunk and kind, so these live in the thread's registers;
+// the shared slot holds only what the threads must agree on at run time (the next iteration
+// and the count of threads that are done), and every access to the slot is an atomic. That
+// keeps the protocol free of unsynchronised shared-memory traffic, which compute-sanitizer's
+// racecheck would report (it does not know that equal values were stored).
+struct WsLoop {
+  long long n;       // trip count of [0, n)
+  long long chunk;   // >= 1
+  int kind;          // ScheduleKind
+  unsigned slot;     // ring slot; WS_NO_SLOT for a team of one
+  long long pending; // team of one: iterations not handed out yet
+};
+constexpr unsigned WS_NO_SLOT = ~0u;
+
+namespace detail {
+OMPGPU_DEV unsigned ws_tag_load(unsigned *tag) { return atomicOr(tag, 0u); }
+}  // namespace detail
+
+OMPGPU_DEV WsLoop ws_dispatch_init(int kind, long long n, long long chunk) {
   detail::ThreadState s = detail::thr();
-  if (detail::in_team_region(s)) {
-    detail::TeamState &t = detail::team();
-    unsigned char q = s.seq;
-    detail::thr_ref().seq = (unsigned char)(q + 1);
-    unsigned i = q & (detail::WS_RING - 1);
-    volatile unsigned char *tag = &t.ws_tag.b[i];
-    if (*tag != q) {  // the slot still serves loop q - WS_RING (nowait): wait for it
-      unsigned ns = 32;
-      while (*tag != q) {
-        spin_pause(ns);
-        if (ns < 512) ns <<= 1;
-      }
+  WsLoop w;
+  w.n = n < 0 ? 0 : n;
+  w.kind = kind;
+  w.pending = w.n;
+  w.slot = WS_NO_SLOT;
+  w.chunk = chunk;
+  if (!detail::in_team_region(s)) return w;  // a team of one gets the whole space
+  if (w.chunk < 1) {
+    w.chunk = 1;
+    if (kind == WS_STATIC || kind == WS_AUTO) {
+      long long T = s.size();
+      w.chunk = (w.n + T - 1) / T;
+      if (w.chunk < 1) w.chunk = 1;
     }
-    __threadfence_block();
-    detail::DispatchSlot &d = t.ring[i];
-    if (n < 0) n = 0;
-    if (chunk < 1) {
-      chunk = 1;
-      if (kind == WS_STATIC || kind == WS_AUTO) {
-        long long T = s.size();
-        chunk = (n + T - 1) / T;
-        if (chunk < 1) chunk = 1;
-      }
-    }
-    d.n = n;  // every thread stores the same values
-    d.chunk = chunk;
-    d.kind = kind;
-    return;
   }
-  long long *p = detail::one_slot(s, true);
-  *p = n < 0 ? 0 : n;
+  detail::TeamState &t = detail::team();
+  unsigned char q = s.seq;
+  detail::thr_ref().seq = (unsigned char)(q + 1);
+  w.slot = q & (detail::WS_RING - 1);
+  unsigned *tag = &t.ws_tag[w.slot];
+  if ((unsigned char)detail::ws_tag_load(tag) != q) {  // the slot still serves loop q - WS_RING (nowait)
+    unsigned ns = 32;
+    while ((unsigned char)detail::ws_tag_load(tag) != q) {
+      spin_pause(ns);
+      if (ns < 512) ns <<= 1;
+    }
+  }
+  __threadfence_block();
+  return w;
 }
 
 // Next chunk [lo, hi) for the calling thread; false when the loop is exhausted.
-OMPGPU_DEV bool ws_dispatch_next(long long *lo, long long *hi) {
-  detail::ThreadState s = detail::thr();
-  if (detail::in_team_region(s)) {
-    detail::TeamState &t = detail::team();
-    unsigned char q = (unsigned char)(s.seq - 1);
-    detail::DispatchSlot &d = t.ring[q & (detail::WS_RING - 1)];
-    const long long n = d.n;
-    const long long c = d.chunk;
-    const bool guided = d.kind == WS_GUIDED;
-    long long sz = c;
-    unsigned long long mine;
-    const unsigned active = __activemask();
-    const unsigned group = __match_any_sync(active, (unsigned)q);
-    const unsigned leader = (unsigned)__ffs(group) - 1u;
-    const unsigned cnt = (unsigned)__popc(group);
-    const unsigned rank = (unsigned)__popc(group & lanemask_lt());
-    unsigned long long base = 0;
-    if (lane_id() == leader) {
-      if (guided) {
-        long long rem = n - (long long)*(volatile unsigned long long *)&d.next;
-        long long T2 = 2LL * s.size();
-        long long g = (rem + T2 - 1) / T2;
-        if (g > sz) sz = g;
-      }
-      base = atomicAdd(&d.next, (unsigned long long)sz * cnt);
-    }
-    base = __shfl_sync(group, base, leader);
-    if (guided) sz = __shfl_sync(group, sz, leader);
-    mine = base + (unsigned long long)rank * (unsigned long long)sz;
-    if (mine >= (unsigned long long)n) {
-      *lo = n;
-      *hi = n;
-      return false;
-    }
-    *lo = (long long)mine;
-    long long h = (long long)mine + sz;
-    *hi = h < n ? h : n;
-    return true;
+OMPGPU_DEV bool ws_dispatch_next(WsLoop &w, long long *lo, long long *hi) {
+  if (w.slot == WS_NO_SLOT) {
+    *lo = 0;
+    *hi = w.pending;
+    w.pending = 0;
+    return *hi > 0;
   }
-  long long *p = detail::one_slot(s, false);
-  long long v = *p;
-  *p = -1;
-  *lo = 0;
-  *hi = v > 0 ? v : 0;
-  return v > 0;
+  detail::TeamState &t = detail::team();
+  detail::DispatchSlot &d = t.ring[w.slot];
+  const long long n = w.n;
+  const bool guided = w.kind == WS_GUIDED;
+  long long sz = w.chunk;
+  const unsigned active = __activemask();
+  const unsigned group = __match_any_sync(active, w.slot);
+  const unsigned leader = (unsigned)__ffs(group) - 1u;
+  const unsigned cnt = (unsigned)__popc(group);
+  const unsigned rank = (unsigned)__popc(group & lanemask_lt());
+  unsigned long long base = 0;
+  if (lane_id() == leader) {
+    if (guided) {
+      long long rem = n - (long long)atomicAdd(&d.next, 0ull);
+      long long T2 = 2LL * detail::thr().size();
+      long long g = (rem + T2 - 1) / T2;
+      if (g > sz) sz = g;
+    }
+    base = atomicAdd(&d.next, (unsigned long long)sz * cnt);
+  }
+  base = __shfl_sync(group, base, leader);
+  if (guided) sz = __shfl_sync(group, sz, leader);
+  const unsigned long long mine = base + (unsigned long long)rank * (unsigned long long)sz;
+  if (mine >= (unsigned long long)n) {
+    *lo = n;
+    *hi = n;
+    return false;
+  }
+  *lo = (long long)mine;
+  long long h = (long long)mine + sz;
+  *hi = h < n ? h : n;
+  return true;
 }
 
 // The calling thread is done with the loop (call once per ws_dispatch_init).
-OMPGPU_DEV void ws_dispatch_fini() {
-  detail::ThreadState s = detail::thr();
-  if (detail::in_team_region(s)) {
-    detail::TeamState &t = detail::team();
-    unsigned char q = (unsigned char)(s.seq - 1);
-    unsigned i = q & (detail::WS_RING - 1);
-    detail::DispatchSlot &d = t.ring[i];
-    const unsigned T = s.size();
-    const unsigned active = __activemask();
-    const unsigned group = __match_any_sync(active, (unsigned)q);
-    const unsigned cnt = (unsigned)__popc(group);
-    const bool lead = lane_id() == (unsigned)__ffs(group) - 1u;
-    if (lead) {
-      unsigned old = atomicAdd(&d.finished, cnt);
-      if (old + cnt == T) {  // last one out: recycle the slot for loop q + WS_RING
-        d.next = 0;
-        d.finished = 0;
-        __threadfence_block();
-        *(volatile unsigned char *)&t.ws_tag.b[i] = (unsigned char)(q + detail::WS_RING);
-      }
+OMPGPU_DEV void ws_dispatch_fini(const WsLoop &w) {
+  if (w.slot == WS_NO_SLOT) return;
+  detail::TeamState &t = detail::team();
+  detail::DispatchSlot &d = t.ring[w.slot];
+  const unsigned T = detail::thr().size();
+  const unsigned active = __activemask();
+  const unsigned group = __match_any_sync(active, w.slot);
+  const unsigned cnt = (unsigned)__popc(group);
+  if (lane_id() == (unsigned)__ffs(group) - 1u) {
+    unsigned old = atomicAdd(&d.finished, cnt);
+    if (old + cnt == T) {  // last one out: recycle the slot for loop q + WS_RING
+      atomicExch(&d.next, 0ull);
+      atomicExch(&d.finished, 0u);
+      __threadfence_block();
+      unsigned *tag = &t.ws_tag[w.slot];
+      atomicExch(tag, (unsigned)(unsigned char)(detail::ws_tag_load(tag) + detail::WS_RING));
     }
-    return;
   }
-  if (s.par() || detail::team_state.mode != MODE_GENERIC) detail::priv_release();
 }
 
 }  // namespace ompgpu

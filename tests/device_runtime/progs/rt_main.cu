@@ -89,10 +89,10 @@ __device__ void __omp_outlined_noworkers(void *args) {
   EXPECT_EQ_I(omp_get_ancestor_thread_num(1), 0);
   EXPECT_EQ_I(omp_get_team_size(1), 1);
   long long lo, hi, s = 0;
-  ompgpu::ws_dispatch_init(ompgpu::WS_DYNAMIC, 100, 3);
-  while (ompgpu::ws_dispatch_next(&lo, &hi))
+  ompgpu::WsLoop wsl1 = ompgpu::ws_dispatch_init(ompgpu::WS_DYNAMIC, 100, 3);
+  while (ompgpu::ws_dispatch_next(wsl1, &lo, &hi))
     for (long long i = lo; i < hi; i++) s += i;
-  ompgpu::ws_dispatch_fini();
+  ompgpu::ws_dispatch_fini(wsl1);
   EXPECT_EQ_I(s, 4950);
   ompgpu::barrier();
   atomicAdd(cnt, 1);
@@ -233,8 +233,8 @@ __device__ void __omp_outlined_inner(void *args) {
   ompgpu::barrier();
   // dynamic loop of a team of one; its body nests one more serialized region
   long long s = 0;
-  ompgpu::ws_dispatch_init(ompgpu::WS_GUIDED, 64, 2);
-  while (ompgpu::ws_dispatch_next(&lo, &hi)) {
+  ompgpu::WsLoop wsl2 = ompgpu::ws_dispatch_init(ompgpu::WS_GUIDED, 64, 2);
+  while (ompgpu::ws_dispatch_next(wsl2, &lo, &hi)) {
     for (long long i = lo; i < hi; i++) {
       s += i;
       if (p->depth == 1 && i % 16 == 0) {
@@ -250,7 +250,7 @@ __device__ void __omp_outlined_inner(void *args) {
       }
     }
   }
-  ompgpu::ws_dispatch_fini();
+  ompgpu::ws_dispatch_fini(wsl2);
   ompgpu::reduce<long long>(ompgpu::RED_ADD, p->acc, s);
 }
 
@@ -286,10 +286,10 @@ __device__ void __omp_outlined_master_inner(void *args) {
   long long *s = *(long long **)args;
   EXPECT_EQ_I(omp_get_level(), 1);
   long long lo, hi;
-  ompgpu::ws_dispatch_init(ompgpu::WS_DYNAMIC, 10, 1);
-  while (ompgpu::ws_dispatch_next(&lo, &hi))
+  ompgpu::WsLoop wsl3 = ompgpu::ws_dispatch_init(ompgpu::WS_DYNAMIC, 10, 1);
+  while (ompgpu::ws_dispatch_next(wsl3, &lo, &hi))
     for (long long i = lo; i < hi; i++) *s += i;
-  ompgpu::ws_dispatch_fini();
+  ompgpu::ws_dispatch_fini(wsl3);
 }
 
 extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_nested(int *ok, long long *msum, int nt) {
@@ -303,8 +303,8 @@ extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_
   long long *s = (long long *)f.base;
   *s = 0;
   long long lo, hi;
-  ompgpu::ws_dispatch_init(ompgpu::WS_DYNAMIC, 5, 1);
-  while (ompgpu::ws_dispatch_next(&lo, &hi)) {
+  ompgpu::WsLoop wsl4 = ompgpu::ws_dispatch_init(ompgpu::WS_DYNAMIC, 5, 1);
+  while (ompgpu::ws_dispatch_next(wsl4, &lo, &hi)) {
     for (long long i = lo; i < hi; i++) {
       struct {
         long long *s;
@@ -314,7 +314,7 @@ extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_
       ompgpu::serialized_end();
     }
   }
-  ompgpu::ws_dispatch_fini();
+  ompgpu::ws_dispatch_fini(wsl4);
   if (ompgpu::can_fork()) ompgpu::fork(1, &pack, sizeof pack, nt);  // forks still work afterwards
   msum[blockIdx.x] = *s;
   ompgpu::kernel_end_generic();
@@ -472,8 +472,8 @@ __device__ void run_loops(const PackW *p, int *hits) {
       for (long long s = ompgpu::ws_static_chunk_first(c); s < n; s += ompgpu::ws_static_chunk_stride(c))
         for (long long i = s; i < s + c && i < n; i++) atomicAdd(&h[i], 1);
     } else {
-      ompgpu::ws_dispatch_init(p->kind == 2 ? ompgpu::WS_DYNAMIC : ompgpu::WS_GUIDED, n, p->chunk);
-      while (ompgpu::ws_dispatch_next(&lo, &hi)) {
+      ompgpu::WsLoop wsl5 = ompgpu::ws_dispatch_init(p->kind == 2 ? ompgpu::WS_DYNAMIC : ompgpu::WS_GUIDED, n, p->chunk);
+      while (ompgpu::ws_dispatch_next(wsl5, &lo, &hi)) {
         EXPECT(lo < hi && hi <= n);
         if (p->kind == 2) {
           EXPECT_EQ_I(lo % p->chunk, 0);
@@ -483,7 +483,7 @@ __device__ void run_loops(const PackW *p, int *hits) {
         }
         for (long long i = lo; i < hi; i++) atomicAdd(&h[i], 1);
       }
-      ompgpu::ws_dispatch_fini();
+      ompgpu::ws_dispatch_fini(wsl5);
     }
   }
 }
@@ -617,10 +617,10 @@ extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_
   EXPECT_EQ_I(x[0], 5);
   atomicAdd(&x[1], 1);
   long long lo, hi;
-  ompgpu::ws_dispatch_init(ompgpu::WS_DYNAMIC, 1000, 10);
-  while (ompgpu::ws_dispatch_next(&lo, &hi))
+  ompgpu::WsLoop wsl6 = ompgpu::ws_dispatch_init(ompgpu::WS_DYNAMIC, 1000, 10);
+  while (ompgpu::ws_dispatch_next(wsl6, &lo, &hi))
     for (long long i = lo; i < hi; i++) atomicAdd(&out[blockIdx.x * 1000 + i], 1);
-  ompgpu::ws_dispatch_fini();
+  ompgpu::ws_dispatch_fini(wsl6);
   ompgpu::spmd_parallel_end();
   EXPECT_EQ_I(omp_get_level(), 0);
   EXPECT_EQ_I(x[1], blockDim.x);
