@@ -44,7 +44,7 @@ KERNELS: dict[str, tuple[list[str], list[str]]] = {
     "haccmk": ([], ["300", "500"]),
     "lavamd": ([], ["2"]),
     "particlefilter": ([], ["2000"]),
-    "btree": ([], ["20000", "300"]),
+    "btree": ([], ["100000", "300"]),
     "streamcluster": ([], ["3000"]),
 }
 
