@@ -265,7 +265,7 @@ def run(folder: Path, reps: int, budget: float, csv_path: Path, log) -> int:
                 t0 = time.time()
                 try:
                     r = subprocess.run([str(folder / b["binary"]), *b["args"]], capture_output=True, text=True, env=env,
-                                       timeout=min(90.0, left), cwd=folder)
+                                       timeout=min(60.0, left), cwd=folder)
                     text, rc, timed_out = r.stdout + r.stderr, r.returncode, False
                 except subprocess.TimeoutExpired as e:
                     text = (e.stdout or b"").decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
