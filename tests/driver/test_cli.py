@@ -76,13 +76,19 @@ def test_emit_cuda_writes_a_kernel(simple, tmp_path):
     assert main(["cc", "--emit-cuda", str(simple), "-o", str(out)]) == 0
     cu = out.read_text()
     assert '__global__ void __launch_bounds__(1024) __omp_offloading_main_l5(' in cu
+    # a flat kernel is lean SPMD: no master, no runtime init, a static chunk-1 loop on the block
+    assert "kernel_init" not in cu and "worker_wait" not in cu
+    assert "ompgpu::known_static_chunk_first(" in cu and "ompgpu_reduce_known(" in cu
+    out_g = tmp_path / "g.cu"
+    assert main(["cc", "--emit-cuda", "--mode=generic", str(simple), "-o", str(out_g)]) == 0
+    cu = out_g.read_text()
     assert "ompgpu::kernel_init_generic();" in cu and "ompgpu::worker_wait()" in cu
 
 
 def test_remarks_name_the_mode(simple, capsys):
     assert main(["cc", "--emit-cuda", "-Rpass=ompgpu", str(simple), "-o", "/dev/null"]) == 0
     err = capsys.readouterr().err
-    assert f"{simple}:5:" in err and "remark:" in err and "generic" in err and "[-Rpass=ompgpu]" in err
+    assert f"{simple}:5:" in err and "remark:" in err and "SPMD mode" in err and "[-Rpass=ompgpu]" in err
 
 
 def test_cpp_errors_pass_through(tmp_path, capsys):
@@ -111,7 +117,7 @@ def test_compile_link_and_run_under_emulator(simple, tmp_path):
     run = subprocess.run([str(exe)], capture_output=True, text=True, env={"OMP_TARGET_OFFLOAD": "MANDATORY",
                                                                            "OMPGPU_INFO": "1"})
     assert run.stdout == "63 2016\n"
-    assert "kernel __omp_offloading_main_l5:" in run.stderr and "generic" in run.stderr
+    assert "kernel __omp_offloading_main_l5:" in run.stderr and "spmd" in run.stderr
 
 
 def test_compile_only_then_link(simple, tmp_path):
