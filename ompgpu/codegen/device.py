@@ -283,6 +283,13 @@ class _Emitter(CGen):
                 "privates": privates, "body": text, "max_threads": self.plan.max_threads, "plan": self.plan,
                 "mode": self.plan.mode, "lean": self.plan.lean, "combined": self.plan.combined}
 
+    def _generate_stmt(self, n, add_indent: bool = False) -> str:
+        text = super()._generate_stmt(n, add_indent)
+        if self.spmd and self.in_region == 0 and id(n) in self.plan.guarded:
+            # serial code with a side effect in an SPMD kernel: thread 0 runs it for the team
+            return render("stmt.j2", kind="guarded", body=text)
+        return text
+
     def _declare_private(self, sym: Symbol) -> str:
         return type_string(sym.type, _cxx_name(sym.name)) + ";"
 
@@ -416,6 +423,12 @@ class _Emitter(CGen):
         wname = f"__omp_outlined_{self.owner.replace('__omp_offloading_', '')}_l{line}_{wid}"
         pack = f"{wname}_args"
         fields, inits, unpack = [], [], []
+        nt = d.clause("num_threads")
+        spmd_site = self.spmd and self.in_region == 0
+        if spmd_site and nt is not None:
+            # An SPMD region with num_threads: the team is the first __ts threads of the block;
+            # the work function learns its size from the pack.
+            extra_values = extra_values + (("unsigned", "__team_size", f"__ts{wid}"),)
         for sym in sharing.by_pointer:
             name = _cxx_name(sym.name)
             fields.append(type_string(c_ast.PtrDecl([], sym.type), name) + ";")
@@ -452,9 +465,8 @@ class _Emitter(CGen):
         combined = self.plan is not None and self.plan.combined
         # Only a team-level region is run by the whole block in SPMD mode; a region nested in
         # another takes the generic fork site, which serializes it (no master to fork from).
-        spmd_site = self.spmd and self.in_region == 0
         return render("fork.j2", id=wid, wname=wname, pack=pack, inits=inits, mode="spmd" if spmd_site else "generic",
-                      bracket=spmd_site and not self.lean and not combined, join=spmd_site and self.lean and not combined,
+                      stateful=spmd_site and not self.lean, combined=combined,
                       num_threads=nt.expr.text if nt else "0", if_cond=ifc.expr.text if ifc else None)
 
     def _known_team_size(self, d: Directive) -> str | None:
@@ -465,7 +477,7 @@ class _Emitter(CGen):
         if self.plan is None or self.in_region != 0:
             return None
         if self.spmd:
-            return "blockDim.x"
+            return "__team_size" if d.clause("num_threads") is not None else "blockDim.x"
         if d.clause("num_threads") is not None or d.clause("if") is not None:
             return None
         return "(blockDim.x - 32u)"
@@ -678,6 +690,8 @@ class _Emitter(CGen):
 def _mode_remark(kname: str, plan: KernelPlan, regions: int) -> str:
     if plan.mode == "spmd":
         text = f"kernel '{kname}' runs in SPMD mode; elided: {', '.join(plan.elided)}"
+        if plan.guarded:
+            text += f"; {len(plan.guarded)} serial statement(s) run by thread 0 alone"
         if plan.needs_state is not None:
             text += f"; team state kept for {plan.needs_state.why} at {plan.needs_state.coord}"
         return text

@@ -8,8 +8,14 @@ This pass proves that, conservatively, and records the first statement that defe
 
 - serial code may declare locals and assign them (each thread gets its own, equal, copy),
   branch and loop on them, call side-effect-free math functions and run `distribute` loops;
-- it may not write memory (mapped arrays, through pointers), call user functions or the
-  omp_* API, take the address of a local, or use any other OpenMP construct;
+- a statement that writes memory or calls the C library (a *guarded* statement: an
+  expression statement that assigns no local and calls no user function) runs on thread 0
+  alone, followed by a team barrier, as a master would run it;
+- side-effect-free omp_* queries (omp_get_wtime, omp_get_team_num, omp_get_num_teams,
+  omp_is_initial_device) may be called; a local that depends on omp_get_wtime differs
+  between threads and may only be used in guarded statements;
+- it may not call user functions or the rest of the omp_* API, take the address of a
+  local, or use any other OpenMP construct;
 - a parallel region may not share a serial local by address (it would need the master's
   single copy), nor carry `if` or `num_threads` (the team is the whole block);
 - no reduction or lastprivate at team level.
@@ -26,7 +32,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from ompgpu.analysis.library import OMP_DEVICE_API, PURE_LIBRARY
+from ompgpu.analysis.library import DEVICE_LIBRARY, OMP_DEVICE_API, PURE_LIBRARY
 from ompgpu.analysis.symbols import ScopedVisitor, Symbol, declare, is_array, is_pointer, resolve_typedef
 from ompgpu.errors import SourceCoord, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, kernel_scope, region_sharing
@@ -38,6 +44,11 @@ MODES = ("auto", "generic", "spmd")
 # Runtime pieces an SPMD kernel leaves out (for the remarks).
 ELIDED_SPMD = ("master warp", "fork/join barriers", "work-function dispatch", "soft stack")
 ELIDED_LEAN = ELIDED_SPMD + ("team state", "per-thread state")
+
+# omp_* queries without side effects or team state that serial code may call (True: the
+# value differs between threads).
+SERIAL_API = {"omp_get_wtime": True, "omp_get_wtick": False, "omp_get_team_num": False, "omp_get_num_teams": False,
+              "omp_is_initial_device": False}
 
 # Constructs inside a parallel region that read the runtime's per-thread state.
 _STATEFUL_CONSTRUCTS = frozenset({"barrier", "single", "master", "masked", "sections", "section", "ordered",
@@ -60,6 +71,7 @@ class KernelPlan:
     not_spmd: Reason | None        # first statement that rules SPMD out (None: SPMD is legal)
     needs_state: Reason | None     # spmd: first construct that needs the runtime's state
     max_threads: int = 1024        # launch bound (__launch_bounds__ and the host's clamp)
+    guarded: frozenset[int] = frozenset()  # id() of serial statements that thread 0 runs alone
 
     @property
     def elided(self) -> tuple[str, ...]:
@@ -127,7 +139,8 @@ def _plan_kernel(program: Program, k: Kernel) -> KernelPlan:
     combined = is_combined(k)
     if walker.not_spmd is not None:
         return KernelPlan("generic", False, combined, walker.not_spmd, None)
-    return KernelPlan("spmd", walker.needs_state is None, combined, None, walker.needs_state)
+    return KernelPlan("spmd", walker.needs_state is None, combined, None, walker.needs_state,
+                      guarded=frozenset(walker.guarded))
 
 
 class _SerialWalker(ScopedVisitor):
@@ -145,6 +158,9 @@ class _SerialWalker(ScopedVisitor):
         self.per_thread_captures = {c.name for c in k.captures
                                     if c.how == "literal" or (c.how in ("pointer", "attach") and not is_array(resolve_typedef(c.sym.type, k.env)))}
         self.per_thread_captures |= {s.name for s in k.privates}
+        self.varying: set[int] = set()  # id(decl) of locals whose value differs between threads
+        self.guarded: set[int] = set()  # id() of guarded statements
+        self.in_guard = False
 
     # -- results -------------------------------------------------------------------------
     def coord(self, n) -> SourceCoord:
@@ -196,10 +212,63 @@ class _SerialWalker(ScopedVisitor):
             self.block(self.coord(n), f"serial code writes '{root.name}', which is shared by the team "
                                       "(every thread would write it)")
 
+    # -- guarded statements -----------------------------------------------------------------------
+    def visit_Compound(self, n: c_ast.Compound) -> None:
+        saved, self.env = self.env, self.env.child()
+        for item in n.block_items or []:
+            if self._guardable(item):
+                self.guarded.add(id(item))
+                self.in_guard = True
+                self.visit(item)
+                self.in_guard = False
+            else:
+                self.visit(item)
+        self.env = saved
+
+    def _guardable(self, stmt: c_ast.Node) -> bool:
+        """An expression statement with a side effect that thread 0 can run for the team: it
+        assigns no per-thread local and calls only the C library and the serial omp_* queries."""
+        if not isinstance(stmt, (c_ast.Assignment, c_ast.FuncCall, c_ast.UnaryOp)):
+            return False
+        effect = False
+        for node in _walk(stmt):
+            if isinstance(node, c_ast.FuncCall):
+                name = node.name.name if isinstance(node.name, c_ast.ID) else None
+                if name not in DEVICE_LIBRARY and name not in SERIAL_API:
+                    return False
+                effect |= name not in PURE_LIBRARY and name not in SERIAL_API
+            elif isinstance(node, c_ast.Assignment) or (isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--")):
+                root, through_pointer = self._storage(node.lvalue if isinstance(node, c_ast.Assignment) else node.expr)
+                if root is not None and not through_pointer and self._is_per_thread(self.env.lookup(root.name)):
+                    return False  # a local: every thread must compute it
+                effect = True
+            elif isinstance(node, c_ast.UnaryOp) and node.op == "&":
+                return False
+        return effect
+
+    def _varies(self, expr: c_ast.Node | None) -> bool:
+        """Whether an expression's value may differ between the team's threads."""
+        for node in _walk(expr) if expr is not None else ():
+            if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and SERIAL_API.get(node.name.name):
+                return True
+            if isinstance(node, c_ast.ID):
+                sym = self.env.lookup(node.name)
+                if sym is not None and sym.decl is not None and id(sym.decl) in self.varying:
+                    return True
+        return False
+
+    def visit_ID(self, n: c_ast.ID) -> None:
+        sym = self.env.lookup(n.name)
+        if not self.in_guard and sym is not None and sym.decl is not None and id(sym.decl) in self.varying:
+            self.block(self.coord(n), f"'{n.name}' differs between threads (it depends on omp_get_wtime) and is "
+                                      "used outside a statement that thread 0 runs alone")
+
     # -- statements and expressions -------------------------------------------------------------
     def visit_Decl(self, n: c_ast.Decl) -> None:
         if n.init is not None:
             self.visit(n.init)
+            if self._varies(n.init):
+                self.varying.add(id(n))
         if "static" in (n.storage or []) or "extern" in (n.storage or []):
             self.block(self.coord(n), f"'{n.name}' has static storage")
         declare(self.env, n)
@@ -207,14 +276,20 @@ class _SerialWalker(ScopedVisitor):
             self.serial_locals.add(id(n))
 
     def visit_Assignment(self, n: c_ast.Assignment) -> None:
-        self._check_write(n.lvalue, n)
+        if not self.in_guard:
+            self._check_write(n.lvalue, n)
+            if isinstance(n.lvalue, c_ast.ID) and self._varies(n.rvalue):
+                sym = self.env.lookup(n.lvalue.name)
+                if sym is not None and sym.decl is not None:
+                    self.varying.add(id(sym.decl))
         self.visit(n.rvalue)
         if not isinstance(n.lvalue, c_ast.ID):
             self.visit(n.lvalue)
 
     def visit_UnaryOp(self, n: c_ast.UnaryOp) -> None:
         if n.op in ("++", "--", "p++", "p--"):
-            self._check_write(n.expr, n)
+            if not self.in_guard:
+                self._check_write(n.expr, n)
         elif n.op == "&":
             root, through_pointer = self._storage(n.expr)
             if root is not None and not through_pointer and self._is_per_thread(self.env.lookup(root.name)):
@@ -223,7 +298,9 @@ class _SerialWalker(ScopedVisitor):
 
     def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
         name = n.name.name if isinstance(n.name, c_ast.ID) else None
-        if name in OMP_DEVICE_API:
+        if name in SERIAL_API or (self.in_guard and name in DEVICE_LIBRARY):
+            pass
+        elif name in OMP_DEVICE_API:
             self.block(self.coord(n), f"call to '{name}' outside a parallel region")
         elif name not in PURE_LIBRARY:
             self.block(self.coord(n), f"call to '{name or 'a function pointer'}' outside a parallel region")
@@ -290,13 +367,10 @@ class _SerialWalker(ScopedVisitor):
 
     def _region(self, n: OmpConstruct, leaves: list[str], distribute: bool) -> None:
         d = n.directive
-        # num_threads on the kernel's one combined region becomes the block size (the host
-        # launches that many threads); elsewhere the team would be smaller than the block.
-        on_target = n is self.kernel.body and "parallel" in self.kernel.construct.directive.leaves
-        kinds = ("if",) if on_target else ("if", "num_threads")
-        for kind in kinds:
-            if d.clause(kind) is not None:
-                self.block(d.coord, f"'{kind}' clause on the parallel region (an SPMD team is the whole block)")
+        # num_threads: the team is the block's first threads (on the kernel's one combined
+        # region the host launches that many). `if` could make the team one thread.
+        if d.clause("if") is not None:
+            self.block(d.coord, "'if' clause on the parallel region (an SPMD team is the block's threads)")
         rest = leaves[1:]
         loop_vars = loop_var_names(n.body, collapse_depth(d)) if rest and rest[0] in ("for", "loop") else ()
         if distribute:
@@ -307,6 +381,10 @@ class _SerialWalker(ScopedVisitor):
             if self._is_per_thread(sym):
                 self.block(d.coord, f"the parallel region shares '{sym.name}' with the serial code "
                                     "(it needs the team master's single copy)")
+        for sym in sharing.by_value + sharing.by_pointer:
+            if sym.decl is not None and id(sym.decl) in self.varying:
+                self.block(d.coord, f"the parallel region uses '{sym.name}', which differs between threads "
+                                    "(it depends on omp_get_wtime)")
         if distribute:  # the distribute bounds are serial expressions
             saved, self.env = self.env, self.env.child()
             f = n.body
@@ -329,7 +407,7 @@ class _StateScan(c_ast.NodeVisitor):
 
     def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
         name = n.name.name if isinstance(n.name, c_ast.ID) else None
-        if name in OMP_DEVICE_API:
+        if name in OMP_DEVICE_API and name not in SERIAL_API:
             self.w.state(self.w.coord(n), f"call to '{name}'")
         elif name is None or name in self.w.program.functions:
             self.w.state(self.w.coord(n), f"call to '{name or 'a function pointer'}'")
@@ -342,6 +420,13 @@ class _StateScan(c_ast.NodeVisitor):
         _check_schedule(self.w, d)
         if n.body is not None:
             self.visit(n.body)
+
+
+def _walk(node: c_ast.Node):
+    """The node and every node below it."""
+    yield node
+    for _, child in node.children():
+        yield from _walk(child)
 
 
 def _check_schedule(w: _SerialWalker, d) -> None:

@@ -102,14 +102,47 @@ CASES = [
 #pragma omp parallel for
     for (int j = 0; j < N; j++) m[i][j] += 1;
     a[i] = 0;
-  }""", "generic", "serial code writes 'a'", 5),
+  }""", "lean", None, None),  # a guarded statement: thread 0 writes, then a team barrier
     ("api_call_between_regions", """
+#pragma omp target teams map(tofrom: a)
+  {
+    int t = omp_get_max_threads();
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) a[j] += t;
+  }""", "generic", "call to 'omp_get_max_threads' outside", 3),
+    ("team_number_between_regions", """
 #pragma omp target teams map(tofrom: a)
   {
     int t = omp_get_team_num();
 #pragma omp parallel for
     for (int j = 0; j < N; j++) a[j] += t;
-  }""", "generic", "call to 'omp_get_team_num' outside", 3),
+  }""", "lean", None, None),
+    ("wtime_timing_guarded", """
+#pragma omp target thread_limit(64) map(tofrom: a, b)
+  {
+    double t0 = omp_get_wtime();
+    for (int r = 0; r < 4; r++) {
+#pragma omp parallel
+      a[0] += 0;
+    }
+    b[0] = omp_get_wtime() - t0;
+  }""", "lean", None, None),
+    ("wtime_value_used_in_region", """
+#pragma omp target map(tofrom: a)
+  {
+    double t0 = omp_get_wtime();
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) a[j] = t0;
+  }""", "generic", "differs between threads", 4),
+    ("wtime_value_in_condition", """
+#pragma omp target map(tofrom: a)
+  {
+    double t0 = omp_get_wtime();
+    while (omp_get_wtime() - t0 < 1e-6) {
+#pragma omp parallel for
+      for (int j = 0; j < N; j++) a[j] += 1;
+    }
+  }""", "generic", "differs between threads", 4),
     ("unknown_function_call", """
 #pragma omp target teams map(tofrom: a)
   {
@@ -152,13 +185,20 @@ CASES = [
     *p = 1;
 #pragma omp parallel for
     for (int j = 0; j < N; j++) a[j] += 1;
+  }""", "lean", None, None),
+    ("write_through_pointer_in_expression", """
+#pragma omp target teams map(tofrom: a) map(tofrom: p[0:N])
+  {
+    int k = (*p = 2) + 1;
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) a[j] += k;
   }""", "generic", "through a pointer", 3),
     ("num_threads_inside", """
 #pragma omp target teams distribute map(tofrom: m)
   for (int i = 0; i < N; i++) {
 #pragma omp parallel for num_threads(32)
     for (int j = 0; j < N; j++) m[i][j] += 1;
-  }""", "generic", "'num_threads' clause", 3),
+  }""", "lean", None, None),  # the team is the block's first 32 threads
     ("if_clause", """
 #pragma omp target parallel for if(parallel: flag) map(tofrom: a)
   for (int i = 0; i < N; i++) a[i] += 1;""", "generic", "'if' clause", 1),
@@ -180,11 +220,25 @@ CASES = [
     printf("x\\n");
 #pragma omp parallel for
     for (int j = 0; j < N; j++) a[j] += 1;
+  }""", "lean", None, None),
+    ("printf_of_a_local_computed_by_all", """
+#pragma omp target teams map(tofrom: a)
+  {
+    int k = printf("x\\n");
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) a[j] += k;
   }""", "generic", "call to 'printf'", 3),
     ("serial_increment_of_shared_scalar", """
 #pragma omp target teams distribute map(tofrom: m, s)
   for (int i = 0; i < N; i++) {
     s++;
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) m[i][j] += 1;
+  }""", "lean", None, None),
+    ("serial_write_in_unbraced_if", """
+#pragma omp target teams distribute map(tofrom: m, s)
+  for (int i = 0; i < N; i++) {
+    if (i == 0) s = 1;
 #pragma omp parallel for
     for (int j = 0; j < N; j++) m[i][j] += 1;
   }""", "generic", "serial code writes 's'", 3),
@@ -214,10 +268,10 @@ def test_forced_generic_keeps_the_reason_free(tmp_path):
 
 
 def test_forcing_spmd_where_illegal_is_an_error(tmp_path):
-    body = dict((c[0], c[1]) for c in CASES)["serial_write_to_memory"]
+    body = dict((c[0], c[1]) for c in CASES)["shared_local_array"]
     with pytest.raises(UnsupportedError) as e:
         plans(tmp_path, body, mode="spmd")
-    assert "--mode=spmd" in str(e.value) and "serial code writes 'a'" in str(e.value)
+    assert "--mode=spmd" in str(e.value) and "shares 'tile'" in str(e.value)
 
 
 def test_remarks_name_the_mode_and_the_blocker(tmp_path):
@@ -228,5 +282,5 @@ def test_remarks_name_the_mode_and_the_blocker(tmp_path):
     assert len(t.remarks) == 2
     generic, spmd = t.remarks
     assert "generic (warp-specialized) mode" in generic and f"r.c:{PRELUDE_LINES + 1 + 3}:" in generic
-    assert "omp_get_team_num" in generic and "[-Rpass=ompgpu]" in generic
+    assert "omp_get_max_threads" in generic and "[-Rpass=ompgpu]" in generic
     assert "SPMD mode" in spmd and "team state" in spmd and "soft stack" in spmd

@@ -217,6 +217,29 @@ OMPGPU_DEV void spmd_parallel_begin() {
 // The same entry when the serial code before it stored nothing that other threads read
 // (what the compiler's SPMD planner guarantees): no barrier, the thread just marks itself.
 OMPGPU_DEV void spmd_parallel_begin_uniform() { detail::thr_ref().ps |= 1u; }
+
+// Team size of an SPMD region with num_threads(req): min(req, block), rounded down to whole
+// warps when it is 32 or more and smaller than the block (barriers count whole warps).
+OMPGPU_DEV unsigned spmd_team_size(int req) {
+  const unsigned n = blockDim.x;
+  unsigned ts = (req <= 0 || (unsigned)req >= n) ? n : (unsigned)req;
+  if (ts < n && ts >= 32u) ts &= ~31u;
+  return ts;
+}
+// Entry of an SPMD region with num_threads, by the team's threads only (threadIdx.x < ts).
+// The loop sequence number is kept: the dispatch ring's tags follow it.
+OMPGPU_DEV void spmd_parallel_begin_sized(unsigned ts) { detail::thr_ref().ps = (unsigned short)((ts << 1) | 1u); }
+// Exit of such a region, by every thread of the block: the region's barrier, then the
+// dispatch ring starts over (only the team's threads advanced their loop sequence numbers),
+// and a second barrier so that no thread uses the ring before it is reset.
+OMPGPU_DEV void spmd_parallel_end_sized() {
+  barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
+  detail::ThreadState &s = detail::thr_ref();
+  s.seq = 0;
+  s.ps = (unsigned short)(blockDim.x << 1);
+  if (threadIdx.x == 0) detail::reset_ws_tags(detail::team());
+  barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
+}
 OMPGPU_DEV void spmd_parallel_end() {
   barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
   detail::thr_ref().ps &= (unsigned short)~1u;
