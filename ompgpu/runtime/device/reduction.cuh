@@ -87,25 +87,8 @@ OMPGPU_DEV S warp_reduce(RedOp op, S v, unsigned k) {
 
 }  // namespace detail
 
-template <class T>
-OMPGPU_DEV void reduce(RedOp op, T *target, typename detail::type_identity<T>::type partial) {
-  detail::ThreadState s = detail::thr();
-  if (!detail::in_team_region(s)) {  // team of one
-    atomic_update<T>(op, target, partial);
-    return;
-  }
-  const unsigned k = team_warp_lanes();
-  if (k <= 1u) {
-    atomic_update<T>(op, target, partial);
-    return;
-  }
-  using S = typename detail::red_work<T>::type;
-  S v = detail::warp_reduce<S>(op, (S)partial, k);
-  if (lane_id() == 0) atomic_update<T>(op, target, (T)v);
-}
-
-// The same for a team whose size the compiler knows (threads 0..team_size-1 of the block):
-// no runtime state is read.
+// A team whose size the compiler knows (threads 0..team_size-1 of the block): no runtime
+// state is read.
 template <class T>
 OMPGPU_DEV void reduce_known(RedOp op, T *target, typename detail::type_identity<T>::type partial, unsigned team_size) {
   const unsigned k = team_lanes_in_warp(warp_id(), team_size);
@@ -116,6 +99,16 @@ OMPGPU_DEV void reduce_known(RedOp op, T *target, typename detail::type_identity
   using S = typename detail::red_work<T>::type;
   S v = detail::warp_reduce<S>(op, (S)partial, k);
   if (lane_id() == 0) atomic_update<T>(op, target, (T)v);
+}
+
+template <class T>
+OMPGPU_DEV void reduce(RedOp op, T *target, typename detail::type_identity<T>::type partial) {
+  detail::ThreadState s = detail::thr();
+  if (!detail::in_team_region(s)) {  // team of one
+    atomic_update<T>(op, target, partial);
+    return;
+  }
+  reduce_known<T>(op, target, partial, s.size());
 }
 
 }  // namespace ompgpu
