@@ -107,7 +107,7 @@ __global__ void __launch_bounds__(1024) runtime_kernel(int reps, long long *fork
     for (;;) {
       ompgpu::WorkItem w = ompgpu::worker_wait();
       if (w.fn == ompgpu::WORK_EXIT) break;
-      if (ompgpu::worker_in_team()) {
+      if (w.in_team()) {
         switch (w.fn) {
           case 1: outlined_empty(w.args); break;
           case 2: outlined_barriers(w.args); break;

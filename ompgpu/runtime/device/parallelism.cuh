@@ -28,8 +28,11 @@ namespace ompgpu {
 constexpr int WORK_EXIT = -1;  // work-function id that ends the worker loop
 
 struct WorkItem {
-  int fn;      // work-function id (WORK_EXIT ends the loop)
-  void *args;  // argument pack (a copy in team state or on the soft stack)
+  int fn;          // work-function id (WORK_EXIT ends the loop)
+  void *args;      // argument pack (a copy in team state or on the soft stack)
+  unsigned size;   // team size of the region: threads below it run it
+  // Is the calling worker in the region's team? (From registers: no reload of the state.)
+  OMPGPU_DEV bool in_team() const { return threadIdx.x < size; }
 };
 
 // ---------------------------------------------------------------------------------------
@@ -107,6 +110,7 @@ OMPGPU_DEV WorkItem worker_wait() {
   WorkItem w;
   w.fn = f.fn;
   w.args = f.args;
+  w.size = ts;
   return w;
 }
 
