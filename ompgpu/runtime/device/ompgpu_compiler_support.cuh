@@ -20,6 +20,14 @@ static __device__ __forceinline__ long long ompgpu_trip_count(long long lb, long
   return lb > ub ? (lb - ub - st - 1) / (-st) : 0;
 }
 
+// Index of one loop of a collapsed nest: (iv / divisor) % n. In 32-bit arithmetic when the
+// values fit (the common case), which is several times cheaper on the GPU than 64-bit.
+static __device__ __forceinline__ long long ompgpu_nest_index(long long iv, long long divisor, long long n) {
+  if (((unsigned long long)iv | (unsigned long long)divisor | (unsigned long long)n) <= 0xffffffffull)
+    return (long long)(((unsigned)iv / (unsigned)divisor) % (unsigned)n);
+  return (iv / divisor) % n;
+}
+
 // A master variable that parallel regions share: lives on the team's soft stack for the
 // lifetime of its C scope (C++ destruction order keeps pushes and pops LIFO).
 // InGlobalMemory: the frame is taken from the team's global slice even when the shared
