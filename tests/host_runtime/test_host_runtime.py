@@ -35,11 +35,17 @@ def test_header_is_c(tmp_path):
 
 # ---------------------------------------------------------------- data environment
 
+# The device memory cache is off by default in emulator mode; "cached" runs every scenario
+# with it on (check_no_allocations in prog.c then allows the blocks the cache keeps).
+CACHE_ON = {"OMPGPU_DEVICE_CACHE_BYTES": str(1 << 20)}
+
+
+@pytest.mark.parametrize("cache", ["default", "cached"])
 @pytest.mark.parametrize("scenario", ["refcount", "subsection", "always", "delete_release", "update",
                                       "args", "twice", "api", "threads", "attach", "link", "streams", "rect",
                                       "omp_names"])
-def test_scenario(build, scenario):
-    ok(build.run(scenario))
+def test_scenario(build, scenario, cache):
+    ok(build.run(scenario, env=CACHE_ON if cache == "cached" else None))
 
 
 @pytest.mark.parametrize("which,expected", [

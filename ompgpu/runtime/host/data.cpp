@@ -7,9 +7,10 @@
 // is present only gets its reference count raised (copied only with `always`). On exit
 // the count drops by one (`delete` sets it to 0, `release` just decrements); `from`
 // items are copied back when it reaches 0 (or always with `always`), then the device
-// memory is freed. A list item that lies inside a present mapping (an array sub-section)
-// is translated into it; one that partially overlaps a mapping is an error. Within one
-// construct a mapping's count changes at most once, however many of its items name it.
+// memory is released (to the device's cache, device_cache.cpp). A list item that lies
+// inside a present mapping (an array sub-section) is translated into it; one that
+// partially overlaps a mapping is an error. Within one construct a mapping's count
+// changes at most once, however many of its items name it.
 #include "host_internal.hpp"
 
 #include <algorithm>
@@ -126,7 +127,8 @@ void copy_from_device(Device &dev, const Loc &loc, const ompgpu_map_entry &e, co
 
 Mapping *allocate(Device &dev, const Loc &loc, const ompgpu_map_entry &e, std::size_t s) {
   void *p = nullptr;
-  cudaError_t err = cudaMalloc(&p, s);
+  std::size_t cls = 0;
+  cudaError_t err = dev.cache.allocate(s, &p, &cls);
   if (err != cudaSuccess) {
     std::vector<std::string> notes;
     if (err == cudaErrorMemoryAllocation)
@@ -140,20 +142,22 @@ Mapping *allocate(Device &dev, const Loc &loc, const ompgpu_map_entry &e, std::s
   m.size = s;
   m.dbegin = addr(p);
   m.dalloc = addr(p);
+  m.dalloc_class = cls;
   m.refcount = 1;
   m.name = item_name(e);
   return dev.table.insert(m);
 }
 
-// Removes a mapping whose count reached zero; its memory goes to *to_free. A link
-// variable's storage is the device symbol: it stays in the table, absent.
+// Removes a mapping whose count reached zero; its memory goes back to the device's cache
+// (or to *to_free). A link variable's storage is the device symbol: it stays in the
+// table, absent.
 void release(Device &dev, const Loc &loc, Mapping *m, std::vector<void *> *to_free) {
   if (m->link) {
     m->attached.clear();
     return;
   }
   info(loc, "free '%s' (%zu bytes)", m->name.c_str(), m->size);
-  to_free->push_back(ptr(m->dalloc));
+  dev.cache.release(ptr(m->dalloc), m->dalloc_class, to_free);
   dev.table.erase(m);
 }
 
@@ -253,7 +257,7 @@ void map_exit(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps, 
     bool last = !m->associated && m->refcount == 0;
     if (last || (e.flags & OMPGPU_MAP_ALWAYS)) copy_from_device(dev, loc, e, m);
   }
-  // 3. removals (the memory is freed by the caller, without the lock)
+  // 3. removals (memory the cache does not keep is freed by the caller, without the lock)
   for (Mapping *m : seen)
     if (m->refcount == 0) release(dev, loc, m, to_free);
 }

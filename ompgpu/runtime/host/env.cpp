@@ -37,6 +37,14 @@ long long positive_var(const char *name) {
   return v;
 }
 
+// The default of OMPGPU_DEVICE_CACHE_BYTES (see Env): under the emulator the cache is off,
+// so that a use of unmapped memory stays an error there.
+#ifdef OMPGPU_EMU
+constexpr std::size_t kDefaultDeviceCacheBytes = 0;
+#else
+constexpr std::size_t kDefaultDeviceCacheBytes = std::size_t(256) << 20;
+#endif
+
 Env *parse_env() {
   Env *e = new Env();   // never destroyed: usable from atexit handlers and late threads
   if (const char *s = std::getenv("OMP_TARGET_OFFLOAD")) {
@@ -57,6 +65,12 @@ Env *parse_env() {
   }
   e->num_teams = positive_var("OMP_NUM_TEAMS");
   e->teams_thread_limit = positive_var("OMP_TEAMS_THREAD_LIMIT");
+  e->device_cache_bytes = kDefaultDeviceCacheBytes;
+  if (const char *s = std::getenv("OMPGPU_DEVICE_CACHE_BYTES")) {
+    long long v;
+    if (parse_ll(s, &v) && v >= 0) e->device_cache_bytes = static_cast<std::size_t>(v);
+    else warning("ignoring OMPGPU_DEVICE_CACHE_BYTES='%s' (not a number of bytes >= 0)", s);
+  }
   if (const char *s = std::getenv("OMPGPU_INFO")) {
     long long v;
     e->info = parse_ll(s, &v) ? v != 0 : (*s && strcasecmp(s, "false") != 0 && strcasecmp(s, "off") != 0);

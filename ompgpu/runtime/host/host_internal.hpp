@@ -15,8 +15,10 @@
 
 #include <cstdint>
 #include <cstddef>
+#include <deque>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,10 @@ struct Env {
   long long num_teams = 0;          // OMP_NUM_TEAMS (0 = unset)
   long long teams_thread_limit = 0; // OMP_TEAMS_THREAD_LIMIT (0 = unset)
   bool info = false;                // OMPGPU_INFO
+  // OMPGPU_DEVICE_CACHE_BYTES: most bytes of freed present-table memory kept per device for
+  // reuse (0: every unmap frees). Default 256 MiB; 0 under the emulator, whose cudaFree
+  // makes later accesses to the memory fail (copies) or reported (AddressSanitizer).
+  std::size_t device_cache_bytes = 0;
 };
 
 const Env &env();                    // parsed once, on first use
@@ -61,6 +67,9 @@ std::string strprintf(const char *fmt, ...) OMPGPU_PRINTF(1, 2);
                                    const std::vector<std::string> &notes);
 // prints text (complete lines) to stderr and exit(1)
 [[noreturn]] void fatal_text(const std::string &text);
+// A fatal error is ending the process (exit handlers then leave the runtime's state alone:
+// the failing thread may hold rt().mu).
+bool exiting_on_error();
 // "file:line:col: " or "file:line: " ("" when the file is unknown)
 std::string loc_prefix(const Loc &loc, bool with_col);
 // "<what> failed: <cudaGetErrorName>: <cudaGetErrorString>" (+ notes) and exit(1)
@@ -85,7 +94,8 @@ struct Mapping {
   bool associated = false;     // omp_target_associate_ptr: infinite refcount, not owned
   bool link = false;           // `declare target link` variable: storage is the device symbol
                                // (never allocated or freed); present only while refcount > 0
-  std::uintptr_t dalloc = 0;   // what to cudaFree (owned mappings)
+  std::uintptr_t dalloc = 0;   // the device block (owned mappings), from DeviceMemoryCache
+  std::size_t dalloc_class = 0;   // its size class in the cache (0: not cacheable, cudaFree it)
   std::string name;            // the item that created it ("a[0:100]")
   // Attached pointers inside this mapping (map of s.p[lo:n] with s mapped here): host
   // address of the pointer -> the device address written into its device copy. Copies
@@ -115,6 +125,59 @@ struct Device;
 // (always present: an associated mapping onto the device symbol).
 void register_globals_on(Device &dev);
 
+// ---------------------------------------------------------------- device_cache.cpp
+// Device memory for the present table. Every map of a target region used to cost a
+// cudaMalloc and a cudaFree (which waits for the whole device): tens of microseconds per
+// region. Freed blocks are kept instead in size-class free lists and handed out again to
+// the next map of the same class. Classes are the sizes 256 B..64 MiB with two bits of
+// mantissa (256, 320, 384, 448, 512, 640, ...: at most 25% rounding); bigger blocks, and
+// every block when the cap is 0, bypass the cache (exact size, cudaFree at unmap).
+//
+// A block must not be handed out while device work may still use it. Every copy the
+// runtime makes is complete when the call that made it returns (the mapping copies even
+// before rt().mu is released); only a target region's kernel runs asynchronously (from its
+// launch to its stream synchronisation), and it may reach memory it holds no reference on
+// (firstprivate pointers, device pointers stored in the data). So each block remembers the last kernel ticket issued when it was
+// freed, and is reused only once every kernel with that ticket or an older one finished.
+class DeviceMemoryCache {
+ public:
+  // All members expect rt().mu held; allocate and release_all expect the device selected.
+  // A block of at least `size` bytes: a reusable cached block of size's class, else
+  // cudaMalloc. On cudaErrorMemoryAllocation the cache is emptied and the allocation
+  // retried once (then once more at the exact size, not cached). *cls = the block's class
+  // for release (0: not cacheable). Returns the error of the last attempt.
+  cudaError_t allocate(std::size_t size, void **p, std::size_t *cls);
+  // Takes back a block from allocate: cached (evicting the blocks released longest ago
+  // when the cap would be exceeded), or appended to *to_free when it is not cacheable.
+  // Blocks to cudaFree (without the lock) go to *to_free.
+  void release(void *p, std::size_t cls, std::vector<void *> *to_free);
+  // cudaFree of every cached block (errors are ignored: this runs when memory is short or
+  // the program ends).
+  void release_all();
+  // A target region's kernel on this device: launched (returns its ticket) and finished.
+  std::uint64_t kernel_started();
+  void kernel_finished(std::uint64_t ticket);
+  std::size_t cached_bytes() const { return cached_bytes_; }
+  std::size_t cached_blocks() const { return cached_blocks_; }
+  // The class of a block for `size` bytes under a cap; 0 when such a block bypasses it.
+  static std::size_t size_class(std::size_t size, std::size_t cap);
+
+ private:
+  struct Block {
+    void *p;
+    std::uint64_t last_ticket;   // kernels up to this ticket may still use it
+    std::uint64_t stamp;         // release order (eviction: smallest first)
+  };
+  bool reusable(const Block &b) const { return running_.empty() || *running_.begin() > b.last_ticket; }
+  std::map<std::size_t, std::deque<Block>> free_;   // class -> blocks, in release order
+  std::map<std::uint64_t, std::size_t> lru_;        // stamp -> class, of every cached block
+  std::size_t cached_bytes_ = 0;
+  std::size_t cached_blocks_ = 0;
+  std::uint64_t releases_ = 0;        // blocks released so far (stamps)
+  std::uint64_t tickets_ = 0;         // kernels launched so far
+  std::set<std::uint64_t> running_;   // tickets of the kernels not finished yet
+};
+
 // ---------------------------------------------------------------- device.cpp
 struct Device {
   int id = 0;
@@ -124,6 +187,7 @@ struct Device {
   int max_threads_per_sm = 2048;
   std::size_t total_mem = 0;
   PresentTable table;
+  DeviceMemoryCache cache;       // the table's device memory (guarded by rt().mu)
 };
 
 struct Runtime {
@@ -158,9 +222,9 @@ cudaStream_t thread_stream(const Loc &loc, int d);
 // pointers (OMPGPU_MAP_ATTACH entries).
 void map_enter(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps);
 // Unmaps (construct exit): refcount -1 (delete: 0), copy-from, removal from the table.
-// The device memory to free is appended to *to_free: the caller frees it with
-// free_device_memory after releasing rt().mu (cudaFree waits for the whole device, which
-// must not stall other host threads' constructs).
+// The device memory goes back to the device's cache; what must be freed is appended to
+// *to_free: the caller frees it with free_device_memory after releasing rt().mu (cudaFree
+// waits for the whole device, which must not stall other host threads' constructs).
 void map_exit(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps, std::vector<void *> *to_free);
 void free_device_memory(const Loc &loc, int d, const std::vector<void *> &to_free);
 // The translated value of an entry for a kernel argument: device address of begin

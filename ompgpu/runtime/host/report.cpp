@@ -2,6 +2,7 @@
 // OMPGPU_INFO log).
 #include "host_internal.hpp"
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -77,8 +78,15 @@ std::string strprintf(const char *fmt, ...) {
   return s;
 }
 
+namespace {
+std::atomic<bool> g_exiting_on_error{false};
+}  // namespace
+
+bool exiting_on_error() { return g_exiting_on_error.load(); }
+
 void fatal_text(const std::string &text) {
   fatal_mutex().lock();   // never unlocked: the process ends here
+  g_exiting_on_error.store(true);
   std::fflush(stdout);
   std::fputs(text.c_str(), stderr);
   std::fflush(stderr);

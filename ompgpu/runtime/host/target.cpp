@@ -82,9 +82,11 @@ extern "C" int ompgpu_target(const ompgpu_kernel_desc *k, long long device, int 
   std::vector<void *> slots(static_cast<std::size_t>(n > 0 ? n : 0), nullptr);
   std::vector<void *> args;
   args.reserve(slots.size() + 1);
+  std::uint64_t ticket;   // the kernel's, for the device memory cache (see DeviceMemoryCache)
   {
     std::lock_guard<std::mutex> g(rt().mu);
     map_enter(dev, loc, n, maps);
+    ticket = dev.cache.kernel_started();
     for (int i = 0; i < n; ++i) {
       const ompgpu_map_entry &m = maps[i];
       if (!(m.flags & OMPGPU_MAP_ARG)) continue;
@@ -114,7 +116,6 @@ extern "C" int ompgpu_target(const ompgpu_kernel_desc *k, long long device, int 
 
   // Errors: from the launch itself (configuration, or - in the emulator, where launches
   // run to completion - a fault in the kernel), then from the kernel's execution.
-  std::string what = std::string("kernel ") + kname(k);
   const char *fault_note =
       "a pointer used in the target region may not be mapped (captured pointers without "
       "map(...) are translated only if their target is present)";
@@ -125,18 +126,19 @@ extern "C" int ompgpu_target(const ompgpu_kernel_desc *k, long long device, int 
     if (is_kernel_fault(err)) notes.push_back(fault_note);
     notes.push_back(strprintf("launched with %u teams x %u threads (%s mode) on device %d", cfg.num_teams,
                               cfg.threads_per_team, mode, d));
-    cuda_fatal(loc, err, what, notes);
+    cuda_fatal(loc, err, std::string("kernel ") + kname(k), notes);
   }
   err = cudaStreamSynchronize(stream);
   if (err != cudaSuccess) {
     std::vector<std::string> notes;
     if (is_kernel_fault(err)) notes.push_back(fault_note);
-    cuda_fatal(loc, err, what, notes);
+    cuda_fatal(loc, err, std::string("kernel ") + kname(k), notes);
   }
 
   std::vector<void *> to_free;
   {
     std::lock_guard<std::mutex> g(rt().mu);
+    dev.cache.kernel_finished(ticket);   // complete: blocks freed while it ran may be reused
     map_exit(dev, loc, n, maps, &to_free);
   }
   free_device_memory(loc, d, to_free);

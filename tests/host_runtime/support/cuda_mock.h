@@ -4,7 +4,8 @@
 //   g++ -std=c++17 -DOMPGPU_EMU -include tests/host_runtime/support/cuda_mock.h -c ...
 // "Device memory" is host memory from malloc; copies check that the device side lies
 // inside a live allocation of the current device (so a wrong translation fails).
-// Knobs: MOCK_CUDA_DEVICES (default 1; 0 = no device), MOCK_CUDA_SMS (default 132).
+// Knobs: MOCK_CUDA_DEVICES (default 1; 0 = no device), MOCK_CUDA_SMS (default 132),
+// MOCK_CUDA_MEM (bytes of "device memory" per device, default 80 GiB).
 #ifndef OMPGPU_TEST_CUDA_MOCK_H
 #define OMPGPU_TEST_CUDA_MOCK_H
 #ifdef __cplusplus
@@ -48,7 +49,10 @@ namespace cuda_mock {
 struct State {
   std::mutex mu;
   int ndev = -1, sms = 132;
+  std::size_t mem = (std::size_t)80 << 30;
   std::map<std::uintptr_t, std::size_t> allocs[8];   // per device
+  std::size_t used[8] = {0};
+  long long malloc_calls = 0;                         // successful cudaMalloc calls
 };
 inline State &st() {
   static State *s = new State();
@@ -58,6 +62,7 @@ inline State &st() {
     s->ndev = e ? std::atoi(e) : 1;
     if (s->ndev > 8) s->ndev = 8;
     if (const char *m = std::getenv("MOCK_CUDA_SMS")) s->sms = std::atoi(m);
+    if (const char *m = std::getenv("MOCK_CUDA_MEM")) s->mem = (std::size_t)std::atoll(m);
   }
   return *s;
 }
@@ -153,13 +158,18 @@ inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int d) {
 }
 inline cudaError_t cudaMalloc(void **p, size_t n) {
   *p = nullptr;
-  if (n > ((size_t)80 << 30)) return cuda_mock::ret(cudaErrorMemoryAllocation);
+  cuda_mock::State &s = cuda_mock::st();
+  {
+    std::lock_guard<std::mutex> g(s.mu);
+    if (n > s.mem || s.used[cuda_mock::current] + n > s.mem) return cuda_mock::ret(cudaErrorMemoryAllocation);
+  }
   void *q = std::malloc(n ? n : 1);
   if (!q) return cuda_mock::ret(cudaErrorMemoryAllocation);
   std::memset(q, 0xA5, n);   // device memory starts as garbage
-  cuda_mock::State &s = cuda_mock::st();
   std::lock_guard<std::mutex> g(s.mu);
   s.allocs[cuda_mock::current][reinterpret_cast<std::uintptr_t>(q)] = n;
+  s.used[cuda_mock::current] += n;
+  s.malloc_calls++;
   *p = q;
   return cudaSuccess;
 }
@@ -170,6 +180,7 @@ inline cudaError_t cudaFree(void *p) {
   auto &a = s.allocs[cuda_mock::current];
   auto it = a.find(reinterpret_cast<std::uintptr_t>(p));
   if (it == a.end()) return cuda_mock::ret(cudaErrorInvalidValue);
+  s.used[cuda_mock::current] -= it->second;
   a.erase(it);
   std::free(p);
   return cudaSuccess;
@@ -211,6 +222,20 @@ extern "C" inline int cuda_mock_live_allocations(void) {
   std::lock_guard<std::mutex> g(s.mu);
   int n = 0;
   for (auto &a : s.allocs) n += (int)a.size();
+  return n;
+}
+// test hook: successful cudaMalloc calls so far
+extern "C" inline long long cuda_mock_malloc_calls(void) {
+  cuda_mock::State &s = cuda_mock::st();
+  std::lock_guard<std::mutex> g(s.mu);
+  return s.malloc_calls;
+}
+// test hook: bytes allocated on all devices
+extern "C" inline long long cuda_mock_used_bytes(void) {
+  cuda_mock::State &s = cuda_mock::st();
+  std::lock_guard<std::mutex> g(s.mu);
+  long long n = 0;
+  for (std::size_t u : s.used) n += (long long)u;
   return n;
 }
 #endif  // __cplusplus

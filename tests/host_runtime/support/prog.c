@@ -13,6 +13,10 @@
 
 int tc_err_launch_failure(void);
 int tc_live_allocations(void);
+long long tc_malloc_calls(void);
+long long tc_used_bytes(void);
+/* the runtime's test hook (device_cache.cpp): blocks in a device's memory cache */
+int ompgpu_debug_device_cache(int device, long long *bytes);
 
 #define CHECK(c)                                                                  \
   do {                                                                            \
@@ -63,9 +67,19 @@ static ompgpu_kernel_desc kdesc(ompgpu_launch_fn fn) {
 
 static double *dev_of(void *p) { return (double *)ompgpu_get_device_ptr(&LOC, DEF, p); }
 static int present(void *p) { return ompgpu_omp_target_is_present(p, ompgpu_omp_get_default_device()); }
+/* blocks kept by the runtime's device memory caches (OMPGPU_DEVICE_CACHE_BYTES), all devices */
+static int cached_blocks(void) {
+  int d, n = 0;
+  for (d = 0; d < ompgpu_omp_get_num_devices(); ++d) {
+    int c = ompgpu_debug_device_cache(d, NULL);
+    if (c > 0) n += c;
+  }
+  return n;
+}
+/* everything unmapped: the only device memory left is what the cache keeps */
 static void check_no_allocations(void) {
   int n = tc_live_allocations();
-  CHECK(n == -1 || n == 0);
+  CHECK(n == -1 || n == cached_blocks());
 }
 
 /* ------------------------------------------------------------------ data regions */
@@ -777,6 +791,189 @@ static int t_omp_names(void) {
   return 0;
 }
 
+
+/* ------------------------------------------------------------------ device memory cache */
+
+static void *cache_seen;   /* the device address the last cache kernel got */
+static int launch_add1(const ompgpu_launch_config *cfg, void **args) {
+  (void)cfg;
+  int *a = *(int **)args[0];
+  int n = *(int *)args[1], i;
+  for (i = 0; i < n; ++i) a[i] += 1;
+  cache_seen = a;
+  return 0;
+}
+
+static long long cache_bytes(void) {
+  long long b;
+  ompgpu_debug_device_cache(0, &b);
+  return b;
+}
+
+/* prog cache_cycle <regions> <bytes>: that many target regions one after another, each
+   mapping (tofrom) the same int array of <bytes> bytes. Prints the cudaMalloc calls they
+   made (-1: unknown), whether every region got the same device address, and what the
+   cache and the device hold at the end. */
+static int t_cache_cycle(int argc, char **argv) {
+  CHECK(argc == 4);
+  int regions = atoi(argv[2]), r, i;
+  long long bytes = atoll(argv[3]);
+  int n = (int)(bytes / (long long)sizeof(int));
+  int *a = (int *)calloc((size_t)n, sizeof(int));
+  CHECK(a != NULL && n > 0);
+  for (i = 0; i < n; ++i) a[i] = i;
+  ompgpu_kernel_desc k = kdesc(launch_add1);
+  long long m0 = tc_malloc_calls();
+  void *first = NULL;
+  int same = 1;
+  for (r = 0; r < regions; ++r) {
+    ompgpu_map_entry m[2];
+    m[0] = ent(a, a, bytes, TO | FROM | ARG, "a[0:n]");
+    m[1] = ent(&n, &n, 0, OMPGPU_MAP_LITERAL | ARG, "n");
+    CHECK(ompgpu_target(&k, DEF, 1, 0, 0, 2, m) == 0);
+    if (r == 0) first = cache_seen;
+    else if (cache_seen != first) same = 0;
+    CHECK(!present(a));
+  }
+  for (i = 0; i < n; ++i) CHECK(a[i] == i + regions);   /* every region copied in and out */
+  check_no_allocations();
+  long long cb;
+  int blocks = ompgpu_debug_device_cache(0, &cb);
+  printf("mallocs %lld same %d blocks %d bytes %lld used %lld\n", m0 < 0 ? -1 : tc_malloc_calls() - m0, same,
+         blocks, cb, tc_used_bytes());
+  free(a);
+  return 0;
+}
+
+/* prog cache_cap <count> <bytes>: <count> arrays of <bytes> bytes mapped at once (enter
+   data), then all unmapped; then one array of twice the size mapped and unmapped; then one
+   of the first size again. Prints the cache after each step (blocks, bytes, mallocs). */
+static int t_cache_cap(int argc, char **argv) {
+  CHECK(argc == 4);
+  int count = atoi(argv[2]), i;
+  long long bytes = atoll(argv[3]);
+  char *h = (char *)calloc((size_t)count + 2, (size_t)bytes * 2);
+  CHECK(h != NULL);
+  long long m0 = tc_malloc_calls();
+  for (i = 0; i < count; ++i) {
+    ompgpu_map_entry e = ent(h + i * bytes, h + i * bytes, bytes, TO, "h[i]");
+    ompgpu_target_data_begin(&ENTER, DEF, 1, 1, &e);
+  }
+  for (i = 0; i < count; ++i) {
+    ompgpu_map_entry e = ent(h + i * bytes, h + i * bytes, bytes, OMPGPU_MAP_RELEASE, "h[i]");
+    ompgpu_target_data_end(&EXIT, DEF, 1, 1, &e);
+  }
+  check_no_allocations();
+  printf("after %d: blocks %d bytes %lld mallocs %lld\n", count, ompgpu_debug_device_cache(0, NULL), cache_bytes(),
+         m0 < 0 ? -1 : tc_malloc_calls() - m0);
+  char *big = h + count * bytes;
+  ompgpu_map_entry e2 = ent(big, big, 2 * bytes, TO, "big");
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &e2);
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &e2);
+  check_no_allocations();
+  printf("after double: blocks %d bytes %lld mallocs %lld\n", ompgpu_debug_device_cache(0, NULL), cache_bytes(),
+         m0 < 0 ? -1 : tc_malloc_calls() - m0);
+  ompgpu_map_entry e1 = ent(h, h, bytes, TO, "h[0]");
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &e1);
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &e1);
+  check_no_allocations();
+  printf("after single: blocks %d bytes %lld mallocs %lld used %lld\n", ompgpu_debug_device_cache(0, NULL),
+         cache_bytes(), m0 < 0 ? -1 : tc_malloc_calls() - m0, tc_used_bytes());
+  free(h);
+  return 0;
+}
+
+/* A block freed while a kernel of another host thread runs is not handed out again until
+   that kernel finished (the kernel may still use it); blocks freed before it started are. */
+static pthread_mutex_t inflight_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t inflight_cv = PTHREAD_COND_INITIALIZER;
+static int inflight_state;   /* 0: not started, 1: kernel running, 2: kernel may finish */
+
+static int launch_wait(const ompgpu_launch_config *cfg, void **args) {
+  (void)cfg;
+  (void)args;
+  pthread_mutex_lock(&inflight_mu);
+  inflight_state = 1;
+  pthread_cond_broadcast(&inflight_cv);
+  while (inflight_state != 2) pthread_cond_wait(&inflight_cv, &inflight_mu);
+  pthread_mutex_unlock(&inflight_mu);
+  return 0;
+}
+
+static void *inflight_thread(void *arg) {
+  static char other[4096];   /* another size class than the arrays of the main thread */
+  (void)arg;
+  ompgpu_map_entry m = ent(other, other, sizeof other, TO | FROM | ARG, "other");
+  ompgpu_kernel_desc k = kdesc(launch_wait);
+  CHECK(ompgpu_target(&k, DEF, 1, 0, 0, 1, &m) == 0);
+  return NULL;
+}
+
+static int t_cache_inflight(void) {
+  int x[16], y[16], z[16], w[16];
+  pthread_t th;
+  ompgpu_map_entry mx = ent(x, x, sizeof x, TO, "x"), my = ent(y, y, sizeof y, TO, "y");
+  ompgpu_map_entry mz = ent(z, z, sizeof z, TO, "z"), mw = ent(w, w, sizeof w, TO, "w");
+  memset(x, 0, sizeof x);
+  memcpy(y, x, sizeof x);
+  memcpy(z, x, sizeof x);
+  memcpy(w, x, sizeof x);
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &mx);
+  void *px = dev_of(x);
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &mx);       /* cached before the kernel starts */
+  CHECK(pthread_create(&th, NULL, inflight_thread, NULL) == 0);
+  pthread_mutex_lock(&inflight_mu);
+  while (inflight_state != 1) pthread_cond_wait(&inflight_cv, &inflight_mu);
+  pthread_mutex_unlock(&inflight_mu);
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &my);
+  void *py = dev_of(y);
+  CHECK(py == px);                                     /* freed before the kernel: reused */
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &my);       /* freed while it runs */
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &mz);
+  void *pz = dev_of(z);
+  CHECK(pz != py);                                     /* not handed out while it runs */
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &mz);
+  pthread_mutex_lock(&inflight_mu);
+  inflight_state = 2;
+  pthread_cond_broadcast(&inflight_cv);
+  pthread_mutex_unlock(&inflight_mu);
+  pthread_join(th, NULL);
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &mw);
+  CHECK(dev_of(w) == py);                              /* the kernel finished: reused (oldest first) */
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &mw);
+  CHECK(ompgpu_debug_device_cache(0, NULL) == 3);      /* py, pz and the other thread's block */
+  check_no_allocations();
+  return 0;
+}
+
+/* Out of device memory (run with 1000000 bytes of it and a cap of 2000000): the cache is
+   emptied and the allocation retried; a class that does not fit is retried at the exact size. */
+static int t_cache_oom(void) {
+  static char a[3][204800], b[300000], c[950000];
+  int i;
+  ompgpu_map_entry m[3];
+  for (i = 0; i < 3; ++i) m[i] = ent(a[i], a[i], sizeof a[i], TO, "a[i]");
+  ompgpu_target_data_begin(&LOC, DEF, 1, 3, m);
+  ompgpu_target_data_end(&LOC, DEF, 1, 3, m);
+  CHECK(ompgpu_debug_device_cache(0, NULL) == 3 && cache_bytes() == 3 * 229376);
+  ompgpu_map_entry mb = ent(b, b, sizeof b, TO, "b");   /* class 327680: does not fit beside them */
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &mb);
+  CHECK(present(b) && ompgpu_debug_device_cache(0, NULL) == 0);
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &mb);
+  CHECK(ompgpu_debug_device_cache(0, NULL) == 1 && cache_bytes() == 327680);
+  ompgpu_map_entry mc = ent(c, c, sizeof c, TO, "c");   /* class 1048576 never fits: 950000 bytes */
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &mc);
+  CHECK(present(c) && ompgpu_debug_device_cache(0, NULL) == 0);
+  long long used = tc_used_bytes();
+  CHECK(used == -1 || used == (long long)sizeof c);
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &mc);      /* not cacheable: freed */
+  CHECK(ompgpu_debug_device_cache(0, NULL) == 0);
+  used = tc_used_bytes();
+  CHECK(used == -1 || used == 0);
+  check_no_allocations();
+  return 0;
+}
+
 int main(int argc, char **argv) {
   const char *t = argc > 1 ? argv[1] : "";
   if (!strcmp(t, "attach")) return t_attach();
@@ -805,6 +1002,10 @@ int main(int argc, char **argv) {
   if (!strcmp(t, "info")) return t_info();
   if (!strcmp(t, "threads")) return t_threads();
   if (!strcmp(t, "api")) return t_api();
+  if (!strcmp(t, "cache_cycle")) return t_cache_cycle(argc, argv);
+  if (!strcmp(t, "cache_cap")) return t_cache_cap(argc, argv);
+  if (!strcmp(t, "cache_inflight")) return t_cache_inflight();
+  if (!strcmp(t, "cache_oom")) return t_cache_oom();
   fprintf(stderr, "unknown scenario '%s'\n", t);
   return 4;
 }
