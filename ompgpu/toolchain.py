@@ -152,11 +152,12 @@ def _sources_hash(paths: list[Path], extra: str) -> str:
 def runtime_library(offload: str, verbose: bool = False) -> list[str]:
     """Link arguments for the host runtime in `offload` mode ('cuda' or 'emu'), built once."""
     sources = sorted(HOST_RT.glob("*.cpp"))
-    headers = sorted(HOST_RT.glob("*.h"))
+    # Every header counts (.h and .hpp): a change to one must rebuild the cached library.
+    headers = sorted(HOST_RT.glob("*.h")) + sorted(HOST_RT.glob("*.hpp"))
     cxx = host_cxx()
     if offload == "emu":
         sources += sorted(EMU_RT.glob("*.cpp"))
-        headers += sorted(EMU_RT.glob("*.h"))
+        headers += sorted(EMU_RT.glob("*.h")) + sorted(EMU_RT.glob("*.hpp"))
         flags = ["-std=c++17", "-O2", "-DOMPGPU_EMU", "-include", str(EMU_HEADER), f"-I{HOST_RT}", f"-I{EMU_RT}"]
         libs = ["-lpthread"]
     else:
