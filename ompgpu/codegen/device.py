@@ -283,22 +283,39 @@ class _Emitter(CGen):
                 "privates": privates, "body": text, "max_threads": self.plan.max_threads, "plan": self.plan,
                 "mode": self.plan.mode, "lean": self.plan.lean, "combined": self.plan.combined}
 
-    def _generate_stmt(self, n, add_indent: bool = False) -> str:
-        text = super()._generate_stmt(n, add_indent)
-        if self.spmd and self.in_region == 0 and id(n) in self.plan.guarded:
-            # serial code with a side effect in an SPMD kernel: thread 0 runs it for the team
-            return render("stmt.j2", kind="guarded", body=text)
-        return text
-
     def _declare_private(self, sym: Symbol) -> str:
         return type_string(sym.type, _cxx_name(sym.name)) + ";"
 
     # -- scopes ---------------------------------------------------------------------
     def visit_Compound(self, n):
         saved, self.env = self.env, self.env.child()
-        text = super().visit_Compound(n)
+        guarded = self.plan.guarded if self.spmd and self.in_region == 0 else frozenset()
+        if any(id(item) in guarded for item in n.block_items or []):
+            text = self._compound_with_guards(n.block_items, guarded)
+        else:
+            text = super().visit_Compound(n)
         self.env = saved
         return text
+
+    def _compound_with_guards(self, items, guarded) -> str:
+        """A block of SPMD serial code: each run of side-effect statements is executed by thread 0
+        for the team, between two team barriers (before: every thread has done the reads that
+        came earlier; after: the stores are visible)."""
+        text = self._make_indent() + "{\n"
+        self.indent_level += 2
+        i = 0
+        while i < len(items):
+            if id(items[i]) not in guarded:
+                text += self._generate_stmt(items[i])
+                i += 1
+                continue
+            run = []
+            while i < len(items) and id(items[i]) in guarded:
+                run.append(self._generate_stmt(items[i]))
+                i += 1
+            text += render("stmt.j2", kind="guarded", body="".join(run))
+        self.indent_level -= 2
+        return text + self._make_indent() + "}\n"
 
     def visit_For(self, n):
         saved, self.env = self.env, self.env.child()
@@ -467,6 +484,7 @@ class _Emitter(CGen):
         # another takes the generic fork site, which serializes it (no master to fork from).
         return render("fork.j2", id=wid, wname=wname, pack=pack, inits=inits, mode="spmd" if spmd_site else "generic",
                       stateful=spmd_site and not self.lean, combined=combined,
+                      entry_barrier=spmd_site and not combined and self.plan.entry_barrier,
                       num_threads=nt.expr.text if nt else "0", if_cond=ifc.expr.text if ifc else None)
 
     def _known_team_size(self, d: Directive) -> str | None:

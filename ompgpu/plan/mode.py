@@ -72,6 +72,9 @@ class KernelPlan:
     needs_state: Reason | None     # spmd: first construct that needs the runtime's state
     max_threads: int = 1024        # launch bound (__launch_bounds__ and the host's clamp)
     guarded: frozenset[int] = frozenset()  # id() of serial statements that thread 0 runs alone
+    # SPMD serial code reads memory outside guarded statements: each region starts with a team
+    # barrier, so that no thread writes in the region what a slower one has still to read.
+    entry_barrier: bool = False
 
     @property
     def elided(self) -> tuple[str, ...]:
@@ -140,7 +143,7 @@ def _plan_kernel(program: Program, k: Kernel) -> KernelPlan:
     if walker.not_spmd is not None:
         return KernelPlan("generic", False, combined, walker.not_spmd, None)
     return KernelPlan("spmd", walker.needs_state is None, combined, None, walker.needs_state,
-                      guarded=frozenset(walker.guarded))
+                      guarded=frozenset(walker.guarded), entry_barrier=walker.serial_reads)
 
 
 class _SerialWalker(ScopedVisitor):
@@ -158,6 +161,7 @@ class _SerialWalker(ScopedVisitor):
         self.per_thread_captures = {c.name for c in k.captures
                                     if c.how == "literal" or (c.how in ("pointer", "attach") and not is_array(resolve_typedef(c.sym.type, k.env)))}
         self.per_thread_captures |= {s.name for s in k.privates}
+        self.serial_reads = False  # memory read by every thread in serial code
         self.varying: set[int] = set()  # id(decl) of locals whose value differs between threads
         self.guarded: set[int] = set()  # id() of guarded statements
         self.in_guard = False
@@ -257,8 +261,23 @@ class _SerialWalker(ScopedVisitor):
                     return True
         return False
 
+    def visit_ArrayRef(self, n: c_ast.ArrayRef) -> None:
+        self._read_memory()
+        self.generic_visit(n)
+
+    def visit_StructRef(self, n: c_ast.StructRef) -> None:
+        if n.type == "->":
+            self._read_memory()
+        self.generic_visit(n)
+
+    def _read_memory(self) -> None:
+        if not self.in_guard:
+            self.serial_reads = True
+
     def visit_ID(self, n: c_ast.ID) -> None:
         sym = self.env.lookup(n.name)
+        if sym is not None and sym.kind == "var" and (sym.is_global or not self._is_per_thread(sym)):
+            self._read_memory()  # a global or a mapped variable: device memory
         if not self.in_guard and sym is not None and sym.decl is not None and id(sym.decl) in self.varying:
             self.block(self.coord(n), f"'{n.name}' differs between threads (it depends on omp_get_wtime) and is "
                                       "used outside a statement that thread 0 runs alone")
@@ -290,6 +309,8 @@ class _SerialWalker(ScopedVisitor):
         if n.op in ("++", "--", "p++", "p--"):
             if not self.in_guard:
                 self._check_write(n.expr, n)
+        elif n.op == "*":
+            self._read_memory()
         elif n.op == "&":
             root, through_pointer = self._storage(n.expr)
             if root is not None and not through_pointer and self._is_per_thread(self.env.lookup(root.name)):
