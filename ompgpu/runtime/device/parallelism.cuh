@@ -73,14 +73,17 @@ OMPGPU_DEV ForkWord load_fork_word() {
 #endif
 }
 
-// Team size of a fork asking for `req` threads (<= 0: all workers): min(req, workers),
-// rounded down to a multiple of 32 when 32 or more.
-OMPGPU_DEV int team_size_for(int req) {
-  const int nw = (int)blockDim.x - 32;
-  int ts = (req <= 0 || req > nw) ? nw : req;
-  if (ts >= 32) ts &= ~31;
+// Team size of a region asking for `req` threads (<= 0: all) out of `avail`: min(req, avail),
+// rounded down to whole warps when it is 32 or more and smaller than `avail` (barriers count
+// whole warps).
+OMPGPU_DEV unsigned team_size_of(int req, unsigned avail) {
+  unsigned ts = (req <= 0 || (unsigned)req >= avail) ? avail : (unsigned)req;
+  if (ts < avail && ts >= 32u) ts &= ~31u;
   return ts;
 }
+
+// Generic fork: the team comes from the workers (a whole number of warps).
+OMPGPU_DEV int team_size_for(int req) { return (int)team_size_of(req, blockDim.x - 32u); }
 
 }  // namespace detail
 
@@ -222,14 +225,8 @@ OMPGPU_DEV void spmd_parallel_begin() {
 // (what the compiler's SPMD planner guarantees): no barrier, the thread just marks itself.
 OMPGPU_DEV void spmd_parallel_begin_uniform() { detail::thr_ref().ps |= 1u; }
 
-// Team size of an SPMD region with num_threads(req): min(req, block), rounded down to whole
-// warps when it is 32 or more and smaller than the block (barriers count whole warps).
-OMPGPU_DEV unsigned spmd_team_size(int req) {
-  const unsigned n = blockDim.x;
-  unsigned ts = (req <= 0 || (unsigned)req >= n) ? n : (unsigned)req;
-  if (ts < n && ts >= 32u) ts &= ~31u;
-  return ts;
-}
+// Team size of an SPMD region with num_threads(req): the team comes from the block.
+OMPGPU_DEV unsigned spmd_team_size(int req) { return detail::team_size_of(req, blockDim.x); }
 // Entry of an SPMD region with num_threads, by the team's threads only (threadIdx.x < ts).
 // The loop sequence number is kept: the dispatch ring's tags follow it.
 OMPGPU_DEV void spmd_parallel_begin_sized(unsigned ts) { detail::thr_ref().ps = (unsigned short)((ts << 1) | 1u); }
@@ -252,7 +249,7 @@ OMPGPU_DEV void spmd_parallel_end() {
 // The barrier of a team whose size the compiler knows (threads 0..T-1 of the block): `for`
 // without nowait, `#pragma omp barrier`, and the end of a lean SPMD kernel's region.
 OMPGPU_DEV void known_team_barrier(unsigned T) {
-  if (T > 32u)
+  if (T >= 32u)
     barrier_sync<BARRIER_REGION>(warp_round_up(T));
   else if (T > 1u)
     __syncwarp(low_lanes_mask(T));
@@ -281,10 +278,7 @@ OMPGPU_DEV void barrier() {
   detail::ThreadState s = detail::thr();
   const unsigned ts = s.size();
   if (!detail::in_team_region(s)) return;  // team of one
-  if (ts >= 32u)
-    barrier_sync<BARRIER_REGION>(warp_round_up(ts));
-  else if (ts > 1u)
-    __syncwarp(low_lanes_mask(ts));
+  known_team_barrier(ts);
 }
 
 // Lanes of the caller's warp that are in its team (the caller is in a team region).
