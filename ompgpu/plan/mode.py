@@ -36,7 +36,7 @@ from ompgpu.analysis.library import DEVICE_LIBRARY, OMP_DEVICE_API, PURE_LIBRARY
 from ompgpu.analysis.symbols import ScopedVisitor, Symbol, declare, is_array, is_pointer, resolve_typedef
 from ompgpu.errors import SourceCoord, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, kernel_scope, region_sharing
-from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_var_names
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest, loop_var_names
 from ompgpu.parser.clause_rules import int_constant
 
 MODES = ("auto", "generic", "spmd")
@@ -369,22 +369,25 @@ class _SerialWalker(ScopedVisitor):
     def _loop_header(self, n: OmpConstruct, depth: int) -> None:
         """A `distribute` loop nest: every thread walks the same chunks; the body is serial code."""
         saved, self.env = self.env, self.env.child()
-        names = set(loop_var_names(n.body, depth))
-        body = n.body
-        for _ in range(depth):
-            if not isinstance(body, c_ast.For):
-                break
-            for part in (body.init, body.cond):
-                if part is not None:
-                    self.visit(part)
-            body = body.stmt
+        nest = self._visit_loop_bounds(n.body, depth)
         # the loop variables are private in both modes: per-thread
-        for name in names:
+        for name in loop_var_names(n.body, depth):
             sym = self.env.lookup(name)
             if sym is not None and sym.decl is not None:
                 self.serial_locals.add(id(sym.decl))
-        self.visit(body)
+        if nest:
+            self.visit(nest[-1].stmt)
         self.env = saved
+
+    def _visit_loop_bounds(self, body: c_ast.Node, depth: int) -> list[c_ast.For]:
+        """Visit the init and condition of each loop of the nest (serial expressions that every
+        thread evaluates); returns the nest."""
+        nest = loop_nest(body, depth)
+        for f in nest:
+            for part in (f.init, f.cond):
+                if part is not None:
+                    self.visit(part)
+        return nest
 
     def _region(self, n: OmpConstruct, leaves: list[str], distribute: bool) -> None:
         d = n.directive
@@ -406,13 +409,9 @@ class _SerialWalker(ScopedVisitor):
             if sym.decl is not None and id(sym.decl) in self.varying:
                 self.block(d.coord, f"the parallel region uses '{sym.name}', which differs between threads "
                                     "(it depends on omp_get_wtime)")
-        if distribute:  # the distribute bounds are serial expressions
+        if distribute:  # the bounds of the distributed nest are serial expressions
             saved, self.env = self.env, self.env.child()
-            f = n.body
-            if isinstance(f, c_ast.For):
-                for part in (f.init, f.cond):
-                    if part is not None:
-                        self.visit(part)
+            self._visit_loop_bounds(n.body, collapse_depth(d))
             self.env = saved
         if any(leaf in _STATEFUL_CONSTRUCTS for leaf in rest):
             self.state(d.coord, f"'#pragma omp {d.name}' needs the team's state")
