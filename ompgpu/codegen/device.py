@@ -10,11 +10,12 @@ import copy
 import dataclasses
 from dataclasses import dataclass, field
 
-from pycparser import c_ast, c_generator
+from pycparser import c_ast
 
 from ompgpu.analysis.library import DEVICE_LIBRARY, OMP_DEVICE_API
 from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare, is_array, is_pointer, param_decls, region_uses,
                                      resolve_typedef)
+from ompgpu.codegen.cprint import CPrinter
 from ompgpu.codegen.render import render
 from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError
 from ompgpu.outliner.outline import (DEVICE_UNSUPPORTED, Capture, Kernel, Program, Sharing, kernel_scope, region_sharing,
@@ -158,8 +159,8 @@ class _DeviceGen:
         return out
 
 
-class CGen(c_generator.CGenerator):
-    """pycparser's generator, printing C that is also valid C++ for nvcc."""
+class CGen(CPrinter):
+    """Prints C that is also valid C++ for nvcc: names that C++ reserves are respelled."""
 
     def visit_ID(self, n):
         return _cxx_name(n.name)
@@ -167,11 +168,8 @@ class CGen(c_generator.CGenerator):
     def visit_Constant(self, n):
         return n.value
 
-    def _generate_type(self, n, modifiers=None, emit_declname=True):
-        if isinstance(n, c_ast.TypeDecl) and n.declname in CXX_KEYWORDS:
-            n = copy.copy(n)
-            n.declname = _cxx_name(n.declname)
-        return super()._generate_type(n, modifiers or [], emit_declname)
+    def declared_name(self, name: str) -> str:
+        return _cxx_name(name)
 
 
 def _cxx_name(name: str) -> str:
@@ -187,7 +185,7 @@ def _named(t: c_ast.Node, name: str | None) -> c_ast.Node:
 
 def type_string(t: c_ast.Node, name: str | None = None) -> str:
     """C declarator text for type t declaring `name` (abstract when name is None)."""
-    return CGen()._generate_type(_named(t, name))
+    return CGen().declaration(t, name)
 
 
 @dataclass
@@ -301,21 +299,21 @@ class _Emitter(CGen):
         """A block of SPMD serial code: each run of side-effect statements is executed by thread 0
         for the team, between two team barriers (before: every thread has done the reads that
         came earlier; after: the stores are visible)."""
-        text = self._make_indent() + "{\n"
+        text = self.indent() + "{\n"
         self.indent_level += 2
         i = 0
         while i < len(items):
             if id(items[i]) not in guarded:
-                text += self._generate_stmt(items[i])
+                text += self.statement(items[i])
                 i += 1
                 continue
             run = []
             while i < len(items) and id(items[i]) in guarded:
-                run.append(self._generate_stmt(items[i]))
+                run.append(self.statement(items[i]))
                 i += 1
             text += render("stmt.j2", kind="guarded", body="".join(run))
         self.indent_level -= 2
-        return text + self._make_indent() + "}\n"
+        return text + self.indent() + "}\n"
 
     def visit_For(self, n):
         saved, self.env = self.env, self.env.child()
@@ -415,7 +413,7 @@ class _Emitter(CGen):
             return ";\n"
         if isinstance(body, c_ast.Compound):
             return self.visit(body)
-        return "{\n" + self._generate_stmt(body) + "}\n"
+        return "{\n" + self.statement(body) + "}\n"
 
     # ---- parallel ----------------------------------------------------------------------
     def _parallel(self, n: OmpConstruct) -> str:

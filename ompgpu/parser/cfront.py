@@ -9,10 +9,11 @@ position back to the user's file and line through gcc's line markers.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
-from pycparser import c_ast, c_parser
+from pycparser import c_ast, c_lexer, c_parser
 from pycparser.c_parser import ParseError
 
 from ompgpu.errors import CSyntaxError, SourceCoord
@@ -117,8 +118,9 @@ _VA_ARG_RE = re.compile(r"__builtin_va_arg\s*\(([^(),]*(?:\([^()]*\)[^(),]*)*),(
 
 def sanitize(text: str) -> str:
     """Blank GNU extensions out of preprocessed C, keeping every line and column in place
-    (except after a `va_arg`, whose type argument becomes a cast)."""
-    text = _VA_ARG_RE.sub(lambda m: f"__builtin_va_arg({m.group(1)},({m.group(2)})0)", text)
+    (except after a `va_arg`, whose type argument becomes a cast of an ordinary call: some
+    pycparser releases read `__builtin_va_arg` as a keyword, others as a name)."""
+    text = _VA_ARG_RE.sub(lambda m: f"__ompgpu_va_arg({m.group(1)},({m.group(2)})0)", text)
     return _replace_generic(_sanitize_words(text))
 
 
@@ -197,41 +199,80 @@ def _skip_parens(text: str, pos: int, n: int) -> int | None:
     return None
 
 
-class _Parser(c_parser.CParser):
-    """pycparser's parser, with a coordinate on every syntax error, and postfix
-    operators after compound literals (`(struct p){.y = 1}.y`), which C allows."""
+class _PositionTrackingLexer(c_lexer.CLexer):
+    """pycparser's lexer, remembering where the last token it produced starts: some parse
+    errors ('Invalid expression', 'At end of input') carry no line, and the parser has just
+    read the offending token when it raises them. (CParser's `lexer` argument is its
+    documented way to plug in a lexer.)"""
 
-    _skip_literal_once = False
+    last_position: tuple[int, int] | None = None
 
-    def _parse_postfix_expression(self):
-        self._skip_literal_once = True  # parse the literal as a primary, so the postfix loop runs
-        return super()._parse_postfix_expression()
+    def token(self):
+        tok = super().token()
+        if tok is not None:
+            self.last_position = (tok.lineno, tok.column)
+        return tok
 
-    def _try_parse_paren_type_name(self):
-        if self._skip_literal_once:
-            self._skip_literal_once = False
-            return None
-        return super()._try_parse_paren_type_name()
 
-    def _parse_primary_expression(self):
-        self._skip_literal_once = False
-        result = super()._try_parse_paren_type_name() if self._peek_type() == "LPAREN" else None
-        if result is not None:
-            typ, mark, _ = result
-            if self._accept("LBRACE"):
-                init = self._parse_initializer_list()
-                self._accept("COMMA")
-                self._expect("RBRACE")
-                return c_ast.CompoundLiteral(typ, init)
-            self._reset(mark)
-        return super()._parse_primary_expression()
+_BRACKET_RE = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|^[ \t]*#[^\n]*|[(){}\[\]]', re.M)
+_POSTFIX_RE = re.compile(r"\s*(?:->|\[|\.(?!\d))")
+_COORD_MESSAGE_RE = re.compile(r"^.*?:(\d+)(?::(\d+))?: (.*)$", re.S)
 
-    def _parse_error(self, msg, coord):  # type: ignore[override]
-        if not hasattr(coord, "line"):
-            tok = self._peek()
-            line, col = (tok.lineno, tok.column) if tok is not None else (None, None)
-            raise _LocatedParseError(msg, line, col)
-        raise _LocatedParseError(msg, coord.line, coord.column)
+
+@functools.cache
+def _parses_compound_literal_postfix() -> bool:
+    """pycparser 3.12 reads `(struct p){...}.y`; older releases need parentheses around the literal."""
+    try:
+        c_parser.CParser().parse("struct p { int y; }; int f(void) { return (struct p){1}.y; }")
+    except ParseError:
+        return False
+    return True
+
+
+def _parse(text: str, filename: str) -> c_ast.FileAST:
+    if not _parses_compound_literal_postfix():
+        text = parenthesize_compound_literal_postfix(text)
+    lexers: list[_PositionTrackingLexer] = []
+
+    def make_lexer(**kwargs):
+        lexers.append(_PositionTrackingLexer(**kwargs))
+        return lexers[-1]
+
+    try:
+        return c_parser.CParser(lexer=make_lexer).parse(text, filename=filename)
+    except ParseError as exc:
+        message = str(exc)
+        m = _COORD_MESSAGE_RE.match(message)
+        if m:
+            raise _LocatedParseError(m.group(3), int(m.group(1)), int(m.group(2) or 1)) from None
+        message = message.split(": ", 1)[1] if message.startswith(filename + ": ") else message
+        line, col = (lexers[0].last_position if lexers and lexers[0].last_position else (None, None))
+        raise _LocatedParseError(message, line, col) from None
+
+
+def parenthesize_compound_literal_postfix(text: str) -> str:
+    """`(T){...}.m`, `(T){...}->m` and `(T){...}[i]` become `((T){...}).m` etc., which every
+    pycparser release reads. A `}` directly followed by one of those operators ends a
+    compound literal: no other C construct puts them there."""
+    opens: list[int] = []
+    paren_open_of: dict[int, int] = {}  # index of a ')' -> index of its '('
+    inserts: list[tuple[int, str]] = []
+    for m in _BRACKET_RE.finditer(text):
+        c, i = m.group(), m.start()
+        if c in "({[":
+            opens.append(i)
+        elif c in ")}]" and opens:
+            start = opens.pop()
+            if c == ")":
+                paren_open_of[i] = start
+            elif c == "}":
+                before = len(text[:start].rstrip()) - 1
+                after = _POSTFIX_RE.match(text, i + 1)
+                if after and before in paren_open_of:
+                    inserts += [(paren_open_of[before], "("), (i + 1, ")")]
+    for pos, s in sorted(inserts, reverse=True):
+        text = text[:pos] + s + text[pos:]
+    return text
 
 
 class _LocatedParseError(ParseError):
@@ -256,7 +297,7 @@ def parse_c(pre: PreprocessedUnit) -> ParsedUnit:
     else:
         text = _BUILTIN_TYPEDEFS + " " + text
     try:
-        ast = _Parser().parse(text, filename=pre.path)
+        ast = _parse(text, pre.path)
     except _LocatedParseError as exc:
         coord = pre.user_coord(exc.line or len(pre.origins), exc.col or 1)
         raise CSyntaxError(_describe_parse_error(exc.msg), coord) from None
