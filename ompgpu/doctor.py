@@ -1,8 +1,10 @@
 """`ompgpu doctor`: report the tools ompgpu found, so a user can see why a build fails."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
+from importlib import metadata
 
 from ompgpu import __version__
 from ompgpu.toolchain import find_cuda, host_cc, host_cxx
@@ -17,28 +19,62 @@ def _first_line(cmd: list[str]) -> str | None:
     return text.splitlines()[0] if text and out.returncode == 0 else None
 
 
+# The pycparser releases CI tests: the oldest that pyproject allows and the newest we have run.
+PYCPARSER_TESTED = ("3.0", "3.12")
+
+
+def _version_key(v: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", v)[:3])
+
+
+def python_packages() -> tuple[list[str], bool]:
+    """One line per Python package the compiler needs, and whether all of them are usable."""
+    lines, ok = [], True
+    for name in ("pycparser", "lark", "jinja2"):
+        try:
+            version = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            lines.append(f"{name + ':':<14}not installed (pip install -e . installs it)")
+            ok = False
+            continue
+        note = ""
+        if name == "pycparser":
+            low, high = PYCPARSER_TESTED
+            if _version_key(version) < _version_key(low) or _version_key(version)[0] != _version_key(low)[0]:
+                note = f" (outside the supported range {low} .. {high}: pip install 'pycparser>={low},<4')"
+                ok = False
+            elif _version_key(version) > _version_key(high):
+                note = f" (newer than the newest tested, {high}: if compiles fail, pip install 'pycparser=={high}')"
+            else:
+                note = f" (tested range {low} .. {high})"
+        lines.append(f"{name + ':':<14}{version}{note}")
+    return lines, ok
+
+
 def doctor() -> int:
     print(f"ompgpu {__version__}")
-    ok = True
+    lines, ok = python_packages()
+    for line in lines:
+        print(line)
     cuda = find_cuda(required=False)
     if cuda:
-        print(f"nvcc:        {cuda.nvcc} (CUDA {cuda.version()})")
+        print(f"nvcc:         {cuda.nvcc} (CUDA {cuda.version()})")
     else:
         ok = False
-        print("nvcc:        not found (set CUDA_HOME, put nvcc on PATH, or pip install nvidia-cuda-nvcc-cu12);"
+        print("nvcc:         not found (set CUDA_HOME, put nvcc on PATH, or pip install nvidia-cuda-nvcc-cu12);"
               " --offload=emu and --offload=none still work")
     for label, tool in (("C compiler", host_cc()), ("C++ compiler", host_cxx())):
         line = _first_line([tool, "--version"])
         ok &= line is not None
-        print(f"{label + ':':<13}{tool}: {line or 'not found'}")
+        print(f"{label + ':':<14}{tool}: {line or 'not found'}")
     gpu = None
     if shutil.which("nvidia-smi"):
         gpu = _first_line(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"])
-    print(f"GPU:         {gpu or 'none found (programs fall back to the host unless OMP_TARGET_OFFLOAD=MANDATORY)'}")
+    print(f"GPU:          {gpu or 'none found (programs fall back to the host unless OMP_TARGET_OFFLOAD=MANDATORY)'}")
     try:
         import cupy  # noqa: F401
 
-        print(f"cupy:        {cupy.__version__}")
+        print(f"cupy:         {cupy.__version__}")
     except Exception:  # noqa: BLE001 - any import failure means "not usable"
-        print("cupy:        not installed (only needed for the Python API)")
+        print("cupy:         not installed (the Python API on a GPU needs it: pip install 'ompgpu[gpu]')")
     return 0 if ok else 1

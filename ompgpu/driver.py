@@ -8,10 +8,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ompgpu.cli import Options, UsageError
 from ompgpu.codegen.device import generate_device
 from ompgpu.codegen.host import generate_host
-from ompgpu.errors import OmpgpuError
+from ompgpu.errors import OmpgpuError, compiling
+from ompgpu.options import Options, UsageError
 from ompgpu.outliner.outline import outline
 from ompgpu.parser.bind import bind_pragmas
 from ompgpu.parser.cfront import parse_c, preprocess
@@ -32,6 +32,11 @@ class Translation:
 
 def translate(path: str, opts: Options) -> Translation:
     """Front end, analysis and code generation for one C file (no external compilers but cpp)."""
+    with compiling(path):
+        return _translate(path, opts)
+
+
+def _translate(path: str, opts: Options) -> Translation:
     pre = preprocess(path, host_cc(), tuple(opts.cpp_args) + ((opts.std,) if opts.std else ()), opts.verbose)
     parsed = parse_c(pre)
     bound = bind_pragmas(parsed)

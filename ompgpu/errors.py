@@ -5,6 +5,11 @@ Every user error raises an OmpgpuError subclass; the driver prints it gcc-style
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import os
+import tempfile
+import traceback
 from dataclasses import dataclass
 
 
@@ -78,3 +83,46 @@ def _source_line(coord: SourceCoord | None, source_lines: dict[str, list[str]] |
     if coord.line > len(lines):
         return None
     return lines[coord.line - 1].rstrip("\n")
+
+
+# -- internal compiler errors -------------------------------------------------------------------
+# Where the compiler is: the file being translated and the last construct a pass started on.
+# An internal error names it, so a report says which input and which line made ompgpu fail.
+_compiling: contextvars.ContextVar[tuple[str | None, SourceCoord | None]] = contextvars.ContextVar(
+    "ompgpu_compiling", default=(None, None))
+
+
+@contextlib.contextmanager
+def compiling(path: str):
+    """Passes run inside this for one input file. After an exception the location stays set,
+    for the report of whoever catches it."""
+    token = _compiling.set((path, None))
+    yield
+    _compiling.reset(token)
+
+
+def note_location(coord: SourceCoord | None) -> None:
+    """A pass is now working on the construct at coord."""
+    path, _ = _compiling.get()
+    if coord is not None:
+        _compiling.set((path, coord))
+
+
+def report_internal_error(exc: BaseException, verbose: bool = False) -> str:
+    """The one line a user sees when ompgpu itself fails (never a bare traceback): what failed,
+    where in the input, and how to report it. The traceback goes to a file the line names, and
+    to the terminal too under -v."""
+    path, coord = _compiling.get()
+    where = f" while compiling {coord}" if coord else (f" while compiling {path}" if path else "")
+    trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    try:
+        fd, trace_file = tempfile.mkstemp(prefix="ompgpu-crash-", suffix=".txt")
+        with os.fdopen(fd, "w") as f:
+            f.write(trace)
+        saved = f"; the traceback is in {trace_file}"
+    except OSError:
+        saved = ""
+    what = f"{type(exc).__name__}: {exc}".strip().splitlines()[0] if str(exc) else type(exc).__name__
+    line = (f"ompgpu: internal compiler error: {what}{where}; please report it to the ompgpu developers with "
+            f"the input file{saved}" + ("" if verbose else " (or rerun with -v to see it)"))
+    return (trace + line) if verbose else line

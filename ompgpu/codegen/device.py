@@ -17,7 +17,7 @@ from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare,
                                      resolve_typedef)
 from ompgpu.codegen.cprint import CPrinter
 from ompgpu.codegen.render import render
-from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError
+from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError, note_location
 from ompgpu.outliner.outline import (DEVICE_UNSUPPORTED, Capture, Kernel, Program, Sharing, kernel_scope, region_sharing,
                                      unique_kernel_names)
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest, loop_var_names
@@ -249,6 +249,7 @@ class _Emitter(CGen):
         return head + "\n" + body
 
     def kernel(self, k: Kernel, kname: str) -> dict:
+        note_location(k.coord)
         body = k.body
         self.env = kernel_scope(k)
         # In SPMD mode no serial local is shared with a region (the plan checked it): nothing
@@ -361,6 +362,7 @@ class _Emitter(CGen):
 
     def visit_OmpConstruct(self, n: OmpConstruct) -> str:
         d = n.directive
+        note_location(d.coord)
         leaf = d.leaves[0]
         if d.name in DEVICE_UNSUPPORTED or leaf in DEVICE_UNSUPPORTED:
             raise UnsupportedError(f"{DEVICE_UNSUPPORTED.get(d.name) or DEVICE_UNSUPPORTED[leaf]} is not supported yet", d.coord)

@@ -17,7 +17,7 @@ from pycparser import c_ast
 
 from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare, is_aggregate, is_array, is_pointer, param_decls,
                                      region_uses, resolve_typedef)
-from ompgpu.errors import SourceCoord, UnsupportedError
+from ompgpu.errors import SourceCoord, UnsupportedError, note_location
 from ompgpu.parser.bind import BoundUnit, OmpConstruct
 from ompgpu.parser.directives import Directive, ListItem
 
@@ -135,6 +135,7 @@ class _Finder(ScopedVisitor):
         self.visit(self.fn.body)
 
     def visit_OmpConstruct(self, n: OmpConstruct):
+        note_location(n.directive.coord)
         kind = target_kind(n.directive)
         if kind == "data":
             self.host.append(n)

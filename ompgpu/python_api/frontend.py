@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import ompgpu
-from ompgpu.cli import Options, UsageError, parse_cc_args
+from ompgpu.options import Options, UsageError, parse_cc_args
 from ompgpu.codegen.device import generate_device
 from ompgpu.plan.mode import plan_kernels
 from ompgpu.errors import OmpgpuError, SourceCoord

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ompgpu.cli import Options
+from ompgpu.options import Options
 from ompgpu.driver import translate
 from ompgpu.errors import OmpgpuError
 

@@ -1,0 +1,144 @@
+"""Options of `ompgpu cc`: the gcc/clang-style command line parsed into `Options`.
+
+Below both the command line (`cli`) and the driver, which take their options from here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ompgpu.errors import OmpgpuError
+
+USAGE = """usage: ompgpu cc [options] file...
+       ompgpu doctor
+       ompgpu --version
+
+Options of `ompgpu cc` (gcc/clang conventions):
+  -o FILE                 write the output to FILE
+  -c                      compile to an object file, do not link
+  -fsyntax-only           check the input, write nothing
+  -I DIR, -D NAME[=V], -U NAME   preprocessor options
+  -O0 .. -O3, -g, -w, -std=STD   passed on to the host and device compilers
+  -l LIB, -L DIR          linker options
+  -v                      print each sub-command
+  -fopenmp                accepted (OpenMP is always on)
+  -fopenmp-targets=nvptx64-nvidia-cuda   accepted (the only target)
+  --offload-arch=sm_XX    GPU architecture (default sm_90)
+  --offload=cuda|emu|none cuda: run on the GPU (default); emu: run device code on the CPU
+                          emulator; none: host code only (target regions run on the host)
+  --mode=auto|generic|spmd  kernel execution mode (auto: SPMD where legal; spmd where not legal is an error)
+  --emit-cuda             write the generated device code to -o FILE (or stdout)
+  -save-temps             keep the intermediate files in the current folder
+  -Rpass=ompgpu           remarks: the mode of each kernel and why
+  --version               print the version
+"""
+
+
+@dataclass
+class Options:
+    inputs: list[str] = field(default_factory=list)
+    output: str | None = None
+    compile_only: bool = False
+    syntax_only: bool = False
+    emit_cuda: bool = False
+    save_temps: bool = False
+    verbose: bool = False
+    remarks: bool = False
+    no_warnings: bool = False
+    debug: bool = False
+    opt_level: str = "-O2"
+    std: str | None = None
+    cpp_args: list[str] = field(default_factory=list)
+    link_args: list[str] = field(default_factory=list)
+    offload: str = "cuda"
+    offload_arch: str = "sm_90"
+    mode: str = "auto"
+
+
+class UsageError(OmpgpuError):
+    pass
+
+
+def parse_cc_args(argv: list[str]) -> Options:
+    o = Options()
+    i = 0
+
+    def value(flag: str) -> str:
+        nonlocal i
+        arg = argv[i]
+        if arg != flag:
+            return arg[len(flag):]
+        i += 1
+        if i >= len(argv):
+            raise UsageError(f"argument to '{flag}' is missing")
+        return argv[i]
+
+    while i < len(argv):
+        a = argv[i]
+        if a == "-o" or (a.startswith("-o") and len(a) > 2 and not a.startswith("-offload")):
+            o.output = value("-o")
+        elif a == "-c":
+            o.compile_only = True
+        elif a == "-fsyntax-only":
+            o.syntax_only = True
+        elif a.startswith("-I") or a.startswith("-D") or a.startswith("-U"):
+            flag = a[:2]
+            o.cpp_args.append(flag + value(flag))
+        elif a.startswith("-include"):
+            o.cpp_args += ["-include", value("-include")]
+        elif a in ("-O0", "-O1", "-O2", "-O3", "-Os", "-O", "-Ofast"):
+            o.opt_level = "-O1" if a == "-O" else ("-O3" if a == "-Ofast" else a)
+        elif a in ("-g", "-g0", "-g1", "-g2", "-g3", "-ggdb"):
+            o.debug = a != "-g0"
+        elif a == "-w":
+            o.no_warnings = True
+        elif a.startswith("-std="):
+            o.std = a
+        elif a.startswith("-l"):
+            o.link_args.append("-l" + value("-l"))
+        elif a.startswith("-L"):
+            o.link_args.append("-L" + value("-L"))
+        elif a == "-v":
+            o.verbose = True
+        elif a in ("-fopenmp", "-fopenmp-simd", "-fopenmp-targets=nvptx64-nvidia-cuda", "-fopenmp-targets=nvptx64"):
+            pass
+        elif a.startswith("-fopenmp-targets="):
+            raise UsageError(f"unsupported offload target '{a.split('=', 1)[1]}' (only nvptx64-nvidia-cuda)")
+        elif a.startswith("--offload-arch="):
+            arch = a.split("=", 1)[1]
+            if not (arch.startswith("sm_") and arch[3:].rstrip("a").isdigit()):
+                raise UsageError(f"invalid --offload-arch '{arch}' (expected sm_XX, e.g. sm_90)")
+            o.offload_arch = arch
+        elif a.startswith("--offload="):
+            mode = a.split("=", 1)[1]
+            if mode not in ("cuda", "emu", "none"):
+                raise UsageError(f"invalid --offload '{mode}' (expected cuda, emu or none)")
+            o.offload = mode
+        elif a.startswith("--mode="):
+            mode = a.split("=", 1)[1]
+            if mode not in ("auto", "generic", "spmd"):
+                raise UsageError(f"invalid --mode '{mode}' (expected auto, generic or spmd)")
+            o.mode = mode
+        elif a == "--emit-cuda":
+            o.emit_cuda = True
+        elif a in ("-save-temps", "--save-temps"):
+            o.save_temps = True
+        elif a == "-Rpass=ompgpu":
+            o.remarks = True
+        elif a.startswith("-Rpass"):
+            pass  # other remark families: nothing to say
+        elif a == "-pthread":
+            o.link_args.append(a)
+        elif a in ("-Wall", "-Wextra", "-pedantic", "-fPIC", "-fpic", "-march=native"):
+            pass  # accepted for compatibility; the generated code chooses its own
+        elif a.startswith("-W"):
+            pass
+        elif a.startswith("-") and a != "-":
+            raise UsageError(f"unknown argument: '{a}'")
+        else:
+            o.inputs.append(a)
+        i += 1
+    if not o.inputs:
+        raise UsageError("no input files")
+    if o.output and (o.compile_only or o.emit_cuda) and len([f for f in o.inputs if f.endswith(".c")]) > 1:
+        raise UsageError("cannot specify '-o' with '-c' or '--emit-cuda' and multiple C files")
+    return o
