@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from ompgpu.analysis.library import DEVICE_LIBRARY, OMP_DEVICE_API
+from ompgpu.analysis.library import DEVICE_LIBRARY, HOST_ONLY_API, OMP_DEVICE_API
 from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare, is_array, is_pointer, param_decls, region_uses,
                                      resolve_typedef)
 from ompgpu.codegen.cprint import CPrinter
@@ -329,6 +329,11 @@ class _Emitter(CGen):
             if sym is None or sym.kind == "func":
                 if name in self.g.p.functions:
                     self.called.add(name)
+                elif name in HOST_ONLY_API:
+                    raise UnsupportedError(f"'{name}' cannot be called in a target region: {HOST_ONLY_API[name]}",
+                                           self._coord(n))
+                elif name.startswith("omp_") and name not in OMP_DEVICE_API:
+                    raise UnsupportedError(f"'{name}' is not an OpenMP routine that device code can call", self._coord(n))
                 elif name not in DEVICE_LIBRARY and name not in OMP_DEVICE_API and not name.startswith("__builtin"):
                     raise UnsupportedError(f"function '{name}' is called in device code but has no definition in this file", self._coord(n))
         return super().visit_FuncCall(n)

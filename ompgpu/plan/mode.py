@@ -11,8 +11,9 @@ This pass proves that, conservatively, and records the first statement that defe
 - a statement that writes memory or calls the C library (a *guarded* statement: an
   expression statement that assigns no local and calls no user function) runs on thread 0
   alone, followed by a team barrier, as a master would run it;
-- side-effect-free omp_* queries (omp_get_wtime, omp_get_team_num, omp_get_num_teams,
-  omp_is_initial_device) may be called; a local that depends on omp_get_wtime differs
+- side-effect-free omp_* queries without team state (the `uniform` and `varying` routines
+  of runtime/device/api.cuh: omp_get_team_num, omp_get_num_teams, omp_get_device_num,
+  omp_get_wtime, ...) may be called; a local that depends on omp_get_wtime differs
   between threads and may only be used in guarded statements;
 - it may not call user functions or the rest of the omp_* API, take the address of a
   local, or use any other OpenMP construct;
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from ompgpu.analysis.library import DEVICE_LIBRARY, OMP_DEVICE_API, PURE_LIBRARY
+from ompgpu.analysis.library import DEVICE_LIBRARY, OMP_DEVICE_API, PURE_LIBRARY, SERIAL_API, STATE_API
 from ompgpu.analysis.symbols import ScopedVisitor, Symbol, declare, is_array, is_pointer, resolve_typedef
 from ompgpu.errors import SourceCoord, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, kernel_scope, region_sharing
@@ -44,11 +45,6 @@ MODES = ("auto", "generic", "spmd")
 # Runtime pieces an SPMD kernel leaves out (for the remarks).
 ELIDED_SPMD = ("master warp", "fork/join barriers", "work-function dispatch", "soft stack")
 ELIDED_LEAN = ELIDED_SPMD + ("team state", "per-thread state")
-
-# omp_* queries without side effects or team state that serial code may call (True: the
-# value differs between threads).
-SERIAL_API = {"omp_get_wtime": True, "omp_get_wtick": False, "omp_get_team_num": False, "omp_get_num_teams": False,
-              "omp_is_initial_device": False}
 
 # Constructs inside a parallel region that read the runtime's per-thread state.
 _STATEFUL_CONSTRUCTS = frozenset({"barrier", "single", "master", "masked", "sections", "section", "ordered",
@@ -427,7 +423,7 @@ class _StateScan(c_ast.NodeVisitor):
 
     def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
         name = n.name.name if isinstance(n.name, c_ast.ID) else None
-        if name in OMP_DEVICE_API and name not in SERIAL_API:
+        if name in STATE_API:
             self.w.state(self.w.coord(n), f"call to '{name}'")
         elif name is None or name in self.w.program.functions:
             self.w.state(self.w.coord(n), f"call to '{name or 'a function pointer'}'")

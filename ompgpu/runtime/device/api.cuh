@@ -4,6 +4,17 @@
 // they never clash with the host OpenMP library's symbols). omp_lock_t / omp_nest_lock_t
 // are defined here; the generator never emits the host's definitions in device code.
 //
+// This file is the one list of the routines device code may call: the compiler reads every
+// `OMPGPU_API(kind) ... omp_name(` definition below (ompgpu/analysis/library.py), and the
+// kind tells the execution-mode planner what a call needs:
+//   uniform   no side effects, no team state, the same value on every thread of a team
+//             (SPMD serial code may call it)
+//   varying   no side effects, no team state, a value that differs between threads
+//   state     reads or writes the runtime's team/thread state (levels, team sizes, ICVs)
+//   memory    side effects on the user's memory (locks): atomics, no team state
+// Routines OpenMP keeps on the host (device memory, allocators, affinity display, ...) are
+// not here; the compiler names them in an error (library.HOST_ONLY_API).
+//
 // Values by context:
 //   generic master (serial code)  thread 0 of 1, level 0, not in parallel
 //   generic worker in a region    thread threadIdx.x of the team size, level 1
@@ -15,7 +26,7 @@
 
 #include "sync.cuh"
 
-#define OMPGPU_API __device__ __forceinline__
+#define OMPGPU_API(kind) __device__ __forceinline__
 
 typedef struct omp_lock_t {
   unsigned int _state;  // 0 free, 1 held
@@ -33,7 +44,34 @@ typedef enum omp_sched_t {
   omp_sched_dynamic = 2,
   omp_sched_guided = 3,
   omp_sched_auto = 4,
+  omp_sched_monotonic = (int)0x80000000u,
 } omp_sched_t;
+
+typedef enum omp_sync_hint_t {
+  omp_sync_hint_none = 0,
+  omp_lock_hint_none = omp_sync_hint_none,
+  omp_sync_hint_uncontended = 1,
+  omp_lock_hint_uncontended = omp_sync_hint_uncontended,
+  omp_sync_hint_contended = 2,
+  omp_lock_hint_contended = omp_sync_hint_contended,
+  omp_sync_hint_nonspeculative = 4,
+  omp_lock_hint_nonspeculative = omp_sync_hint_nonspeculative,
+  omp_sync_hint_speculative = 8,
+  omp_lock_hint_speculative = omp_sync_hint_speculative,
+} omp_sync_hint_t;
+typedef omp_sync_hint_t omp_lock_hint_t;
+
+typedef enum omp_proc_bind_t {
+  omp_proc_bind_false = 0,
+  omp_proc_bind_true = 1,
+  omp_proc_bind_master = 2,
+  omp_proc_bind_close = 3,
+  omp_proc_bind_spread = 4,
+} omp_proc_bind_t;
+
+// Which device this is and how many there are: written once per device and translation unit
+// by the launch stub (launch.cuh) before the first kernel runs there.
+static __constant__ int ompgpu_device_identity[2];  // {device number, number of devices}
 
 namespace ompgpu {
 namespace detail {
@@ -56,24 +94,24 @@ OMPGPU_DEV int active_level(ThreadState s) { return (s.par() && s.size() > 1) ? 
 }  // namespace ompgpu
 
 // ---- threads and teams ----------------------------------------------------------------
-OMPGPU_API int omp_get_thread_num(void) { return (int)ompgpu::detail::team_pos().tid; }
-OMPGPU_API int omp_get_num_threads(void) { return (int)ompgpu::detail::team_pos().n; }
-OMPGPU_API int omp_get_team_num(void) { return (int)blockIdx.x; }
-OMPGPU_API int omp_get_num_teams(void) { return (int)gridDim.x; }
-OMPGPU_API int omp_get_level(void) {
+OMPGPU_API(state) int omp_get_thread_num(void) { return (int)ompgpu::detail::team_pos().tid; }
+OMPGPU_API(state) int omp_get_num_threads(void) { return (int)ompgpu::detail::team_pos().n; }
+OMPGPU_API(uniform) int omp_get_team_num(void) { return (int)blockIdx.x; }
+OMPGPU_API(uniform) int omp_get_num_teams(void) { return (int)gridDim.x; }
+OMPGPU_API(state) int omp_get_level(void) {
   ompgpu::detail::ThreadState s = ompgpu::detail::thr();
   return (int)s.par() + (int)s.ser;
 }
-OMPGPU_API int omp_get_active_level(void) { return ompgpu::detail::active_level(ompgpu::detail::thr()); }
-OMPGPU_API int omp_in_parallel(void) { return ompgpu::detail::active_level(ompgpu::detail::thr()) > 0; }
+OMPGPU_API(state) int omp_get_active_level(void) { return ompgpu::detail::active_level(ompgpu::detail::thr()); }
+OMPGPU_API(state) int omp_in_parallel(void) { return ompgpu::detail::active_level(ompgpu::detail::thr()) > 0; }
 
-OMPGPU_API int omp_get_thread_limit(void) {
+OMPGPU_API(state) int omp_get_thread_limit(void) {
   return ompgpu::detail::team_state.mode == ompgpu::MODE_GENERIC ? (int)blockDim.x - 32 : (int)blockDim.x;
 }
-OMPGPU_API int omp_get_num_procs(void) { return omp_get_thread_limit(); }
+OMPGPU_API(state) int omp_get_num_procs(void) { return omp_get_thread_limit(); }
 
 // Threads the next parallel region of the calling thread would get.
-OMPGPU_API int omp_get_max_threads(void) {
+OMPGPU_API(state) int omp_get_max_threads(void) {
   ompgpu::detail::ThreadState s = ompgpu::detail::thr();
   if (s.par() || s.ser) return 1;  // nested regions are serialized
   if (ompgpu::detail::team_state.mode == ompgpu::MODE_GENERIC) {
@@ -82,13 +120,13 @@ OMPGPU_API int omp_get_max_threads(void) {
   }
   return (int)blockDim.x;
 }
-OMPGPU_API void omp_set_num_threads(int n) {
+OMPGPU_API(state) void omp_set_num_threads(int n) {
   ompgpu::detail::ThreadState s = ompgpu::detail::thr();
   if (!s.par() && ompgpu::detail::team_state.mode == ompgpu::MODE_GENERIC)
     ompgpu::detail::team_state.fork.dflt = (short)ompgpu::detail::team_size_for(n);
 }
 
-OMPGPU_API int omp_get_ancestor_thread_num(int level) {
+OMPGPU_API(state) int omp_get_ancestor_thread_num(int level) {
   ompgpu::detail::ThreadState s = ompgpu::detail::thr();
   int lvl = (int)s.par() + (int)s.ser;
   if (level < 0 || level > lvl) return -1;
@@ -96,7 +134,7 @@ OMPGPU_API int omp_get_ancestor_thread_num(int level) {
   if (level == 1 && s.par()) return (int)threadIdx.x;
   return 0;  // serialized levels: teams of one
 }
-OMPGPU_API int omp_get_team_size(int level) {
+OMPGPU_API(state) int omp_get_team_size(int level) {
   ompgpu::detail::ThreadState s = ompgpu::detail::thr();
   int lvl = (int)s.par() + (int)s.ser;
   if (level < 0 || level > lvl) return -1;
@@ -104,42 +142,59 @@ OMPGPU_API int omp_get_team_size(int level) {
   return 1;
 }
 
-OMPGPU_API int omp_get_dynamic(void) { return 0; }
-OMPGPU_API void omp_set_dynamic(int) {}
-OMPGPU_API int omp_get_nested(void) { return 0; }
-OMPGPU_API void omp_set_nested(int) {}
-OMPGPU_API int omp_get_max_active_levels(void) { return 1; }
-OMPGPU_API void omp_set_max_active_levels(int) {}
-OMPGPU_API int omp_in_final(void) { return 0; }
-OMPGPU_API int omp_get_cancellation(void) { return 0; }
-OMPGPU_API void omp_get_schedule(omp_sched_t *kind, int *chunk) {
+OMPGPU_API(uniform) int omp_get_dynamic(void) { return 0; }
+OMPGPU_API(uniform) void omp_set_dynamic(int) {}
+OMPGPU_API(uniform) int omp_get_nested(void) { return 0; }
+OMPGPU_API(uniform) void omp_set_nested(int) {}
+OMPGPU_API(uniform) int omp_get_max_active_levels(void) { return 1; }
+OMPGPU_API(uniform) void omp_set_max_active_levels(int) {}
+OMPGPU_API(uniform) int omp_in_final(void) { return 0; }
+OMPGPU_API(uniform) int omp_get_cancellation(void) { return 0; }
+// Nested parallel regions on the device are serialized: one active level at most.
+OMPGPU_API(uniform) int omp_get_supported_active_levels(void) { return 1; }
+OMPGPU_API(uniform) int omp_get_max_task_priority(void) { return 0; }  // tasks run undeferred
+// No places on a GPU: binding is off, the place lists are empty.
+OMPGPU_API(uniform) omp_proc_bind_t omp_get_proc_bind(void) { return omp_proc_bind_false; }
+OMPGPU_API(uniform) int omp_get_num_places(void) { return 0; }
+OMPGPU_API(uniform) int omp_get_place_num_procs(int) { return 0; }
+OMPGPU_API(uniform) void omp_get_place_proc_ids(int, int *) {}
+OMPGPU_API(uniform) int omp_get_place_num(void) { return -1; }
+OMPGPU_API(uniform) int omp_get_partition_num_places(void) { return 0; }
+OMPGPU_API(uniform) void omp_get_partition_place_nums(int *) {}
+OMPGPU_API(memory) void omp_get_schedule(omp_sched_t *kind, int *chunk) {
   *kind = omp_sched_static;
   *chunk = 0;
 }
-OMPGPU_API void omp_set_schedule(omp_sched_t, int) {}
+OMPGPU_API(uniform) void omp_set_schedule(omp_sched_t, int) {}
 
 // ---- device ------------------------------------------------------------------------------
-OMPGPU_API int omp_is_initial_device(void) { return 0; }
-OMPGPU_API int omp_get_device_num(void) { return 0; }
-OMPGPU_API int omp_get_num_devices(void) { return 0; }  // from the device, as in OpenMP 5.x
+OMPGPU_API(uniform) int omp_is_initial_device(void) { return 0; }
+OMPGPU_API(uniform) int omp_get_device_num(void) { return ompgpu_device_identity[0]; }
+OMPGPU_API(uniform) int omp_get_num_devices(void) { return ompgpu_device_identity[1]; }
+// OpenMP 5.1: the host's device number equals omp_get_num_devices() (as on the host).
+OMPGPU_API(uniform) int omp_get_initial_device(void) { return ompgpu_device_identity[1]; }
+// The default-device ICV of a target region's data environment: the device it runs on.
+OMPGPU_API(uniform) int omp_get_default_device(void) { return ompgpu_device_identity[0]; }
 
 // ---- timing -----------------------------------------------------------------------------
 // %globaltimer: nanoseconds (updated about every microsecond on recent GPUs).
-OMPGPU_API double omp_get_wtime(void) { return (double)ompgpu::globaltimer_ns() * 1.0e-9; }
-OMPGPU_API double omp_get_wtick(void) { return 1.0e-6; }
+OMPGPU_API(varying) double omp_get_wtime(void) { return (double)ompgpu::globaltimer_ns() * 1.0e-9; }
+OMPGPU_API(uniform) double omp_get_wtick(void) { return 1.0e-6; }
 
 // ---- locks --------------------------------------------------------------------------------
-OMPGPU_API void omp_init_lock(omp_lock_t *l) {
+OMPGPU_API(memory) void omp_init_lock(omp_lock_t *l) {
   atomicExch(&l->_state, 0u);
   __threadfence();
 }
-OMPGPU_API void omp_destroy_lock(omp_lock_t *l) { atomicExch(&l->_state, 0u); }
-OMPGPU_API void omp_set_lock(omp_lock_t *l) { ompgpu::detail::spin_lock_u32(&l->_state); }
-OMPGPU_API void omp_unset_lock(omp_lock_t *l) {
+// Hints are permitted to be ignored: a hinted lock is a plain one.
+OMPGPU_API(memory) void omp_init_lock_with_hint(omp_lock_t *l, omp_sync_hint_t) { omp_init_lock(l); }
+OMPGPU_API(memory) void omp_destroy_lock(omp_lock_t *l) { atomicExch(&l->_state, 0u); }
+OMPGPU_API(memory) void omp_set_lock(omp_lock_t *l) { ompgpu::detail::spin_lock_u32(&l->_state); }
+OMPGPU_API(memory) void omp_unset_lock(omp_lock_t *l) {
   __threadfence();
   atomicExch(&l->_state, 0u);
 }
-OMPGPU_API int omp_test_lock(omp_lock_t *l) {
+OMPGPU_API(memory) int omp_test_lock(omp_lock_t *l) {
   if (atomicCAS(&l->_state, 0u, 1u) != 0u) return 0;
   __threadfence();
   return 1;
@@ -148,16 +203,17 @@ OMPGPU_API int omp_test_lock(omp_lock_t *l) {
 // The nest lock's fields are only touched with atomics: a lock may live on the soft stack in
 // shared memory, and plain accesses by successive owners would be reported by racecheck
 // (which cannot see that the lock orders them).
-OMPGPU_API void omp_init_nest_lock(omp_nest_lock_t *l) {
+OMPGPU_API(memory) void omp_init_nest_lock(omp_nest_lock_t *l) {
   atomicExch(&l->_owner, 0ull);
   atomicExch(&l->_count, 0u);
   __threadfence();
 }
-OMPGPU_API void omp_destroy_nest_lock(omp_nest_lock_t *l) {
+OMPGPU_API(memory) void omp_init_nest_lock_with_hint(omp_nest_lock_t *l, omp_sync_hint_t) { omp_init_nest_lock(l); }
+OMPGPU_API(memory) void omp_destroy_nest_lock(omp_nest_lock_t *l) {
   atomicExch(&l->_owner, 0ull);
   atomicExch(&l->_count, 0u);
 }
-OMPGPU_API void omp_set_nest_lock(omp_nest_lock_t *l) {
+OMPGPU_API(memory) void omp_set_nest_lock(omp_nest_lock_t *l) {
   const unsigned long long me = ompgpu::detail::nest_lock_owner_id();
   if (atomicAdd(&l->_owner, 0ull) == me) {
     atomicAdd(&l->_count, 1u);
@@ -173,13 +229,13 @@ OMPGPU_API void omp_set_nest_lock(omp_nest_lock_t *l) {
   __threadfence();
   atomicExch(&l->_count, 1u);
 }
-OMPGPU_API void omp_unset_nest_lock(omp_nest_lock_t *l) {
+OMPGPU_API(memory) void omp_unset_nest_lock(omp_nest_lock_t *l) {
   if (atomicSub(&l->_count, 1u) == 1u) {
     __threadfence();
     atomicExch(&l->_owner, 0ull);
   }
 }
-OMPGPU_API int omp_test_nest_lock(omp_nest_lock_t *l) {
+OMPGPU_API(memory) int omp_test_nest_lock(omp_nest_lock_t *l) {
   const unsigned long long me = ompgpu::detail::nest_lock_owner_id();
   if (atomicAdd(&l->_owner, 0ull) == me) return (int)atomicAdd(&l->_count, 1u) + 1;
   if (atomicCAS(&l->_owner, 0ull, me) != 0ull) return 0;

@@ -35,6 +35,7 @@ typedef struct ompgpu_launch_config {
   unsigned num_teams, threads_per_team;
   size_t dyn_shmem;
   void *stream;
+  int device_num, num_devices;   /* the device launched on (current), how many there are */
 } ompgpu_launch_config;
 
 /* Launch stub defined in the device object; returns a cudaError_t value (0 = success). */

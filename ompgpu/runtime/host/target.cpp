@@ -106,6 +106,8 @@ extern "C" int ompgpu_target(const ompgpu_kernel_desc *k, long long device, int 
   cfg.num_teams = static_cast<unsigned>(teams);
   cfg.threads_per_team = static_cast<unsigned>(threads);
   cfg.dyn_shmem = 0;
+  cfg.device_num = d;
+  cfg.num_devices = usable_devices();
   cudaStream_t stream = thread_stream(loc, d);
   cfg.stream = stream;
   const char *mode = k->mode == OMPGPU_MODE_SPMD ? "spmd" : "generic";
