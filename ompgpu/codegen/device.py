@@ -73,6 +73,8 @@ class _DeviceGen:
         self.remarks: list[tuple[SourceCoord, str]] = []
         self.calls: dict[str, set[str]] = {}
         self.regions_of: dict[str, set[int]] = {}
+        self.device_fns: set[str] = set()
+        self.hoisted: set[int] = set()  # id() of local type definitions moved to namespace scope
 
     # -- call graph --------------------------------------------------------------
     def _device_functions(self) -> set[str]:
@@ -87,6 +89,8 @@ class _DeviceGen:
     def run(self) -> DeviceOutput:
         names = unique_kernel_names(self.p.kernels)
         device_fns = self._device_functions()
+        self.device_fns = device_fns
+        types = self._type_decls()  # first: it says which local type definitions move out
         order = [n for n in self.p.functions if n in device_fns]  # source order
         fn_texts, protos = [], []
         for name in order:
@@ -110,7 +114,6 @@ class _DeviceGen:
             reach = set().union(*(self.regions_of.get(f, set()) for f in code))
             kt["workfns"] = [w for w in self.workfns if w.id in reach]
             self.remarks.append((kt["coord"], _mode_remark(kt["name"], kt["plan"], len(kt["workfns"]))))
-        types = self._type_decls()
         globals_ = self._device_globals()
         cuda = render("device.cu.j2", source=self.p.bound.pre.path, types=types, globals=globals_,
                       prototypes=protos, workfns=self.workfns, functions=fn_texts, kernels=kernels,
@@ -129,21 +132,66 @@ class _DeviceGen:
         return file not in self.p.bound.pre.system_files
 
     def _type_decls(self) -> list[str]:
-        """The user's file-scope types (system headers' types come from the real headers)."""
-        gen = CGen()
-        out = []
-        for node in self.p.bound.ast.ext:
-            if not self._is_user_decl(node):
-                continue
+        """The user's types, at namespace scope: file-scope ones, then those declared inside
+        the functions that hold kernels or run on the device (C lets a function define types;
+        kernels and work functions are separate functions in the device code, so the types
+        move out of the function). System headers' types come from the real headers."""
+        definer = CGen(define_types=True)
+        out: list[str] = []
+        # "struct pair", "typedef item_t", "enumerator N" -> (definition text, where, its anonymous tag)
+        seen: dict[str, tuple[str, SourceCoord, str | None]] = {}
+
+        def add(node: c_ast.Node, keys: list[str], text: str, anonymous: c_ast.Node | None = None) -> None:
+            coord = self._coord_of(node)
+            tag = _anonymous_tag(anonymous) if anonymous is not None else None
+            same = text.replace(tag, "__ompgpu_anon") if tag else text  # compared without the made-up tag
+            clashes = [(k, seen[k]) for k in keys if k in seen and seen[k][0] != same]
+            if clashes:
+                key, (_, first, _) = clashes[0]
+                raise UnsupportedError(f"{key.replace('typedef ', 'type ')} is defined differently at {first} and here; "
+                                       "device code needs one definition of each type name (rename one)", coord)
+            earlier = [seen[k] for k in keys if k in seen]
+            if earlier:  # the same definition again (the same typedef in two functions): one type
+                first_tag = earlier[0][2]
+                if tag and first_tag and first_tag != tag:
+                    out.append(f"typedef {first_tag} {tag};")
+                return
+            for k in keys:
+                seen[k] = (same, coord, tag)
+            out.append(text + ";")
+
+        def take(node: c_ast.Node, local: bool) -> None:
             if isinstance(node, c_ast.Typedef):
-                out.append(gen.visit(node) + ";")
-            elif isinstance(node, c_ast.Decl):
-                tagged = node.type if node.name is None else getattr(node.type, "type", None)
-                defines = getattr(tagged, "decls", None) is not None or getattr(tagged, "values", None) is not None
-                if isinstance(tagged, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and defines:
+                if local and _variably_modified(node.type):
+                    return  # needs the function's variables: stays a local typedef
+                base = _base_type(node.type)
+                anonymous = base if isinstance(base, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and _has_body(base) \
+                    and base.name is None else None
+                add(node, [f"typedef {node.name}"] + _tag_keys(base), definer.visit(node), anonymous)
+                if local:
+                    self.hoisted.add(id(node))
+            elif isinstance(node, c_ast.Decl) and not isinstance(node.type, c_ast.FuncDecl):
+                tagged = _base_type(node.type)
+                if isinstance(tagged, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and _has_body(tagged):
                     # `struct S {...};` or `struct S {...} s;`: the type only (variables are not device data)
-                    out.append(gen.visit(tagged) + ";")
+                    add(node, _tag_keys(tagged) or [_anonymous_tag(tagged)], definer.visit(tagged),
+                        tagged if tagged.name is None else None)
+                    if local and node.name is None:
+                        self.hoisted.add(id(node))
+
+        for node in self.p.bound.ast.ext:
+            if self._is_user_decl(node):
+                take(node, local=False)
+        hosts = {k.function for k in self.p.kernels} | set(self.device_fns)
+        for name, fn in self.p.functions.items():
+            if name in hosts:
+                for node in _local_declarations(fn.body):
+                    take(node, local=True)
         return out
+
+    def _coord_of(self, node: c_ast.Node) -> SourceCoord:
+        c = getattr(node, "coord", None)
+        return self.p.bound.pre.user_coord(c.line, c.column) if c is not None else SourceCoord(self.p.bound.pre.path, 1)
 
     def _device_globals(self) -> list[str]:
         gen = CGen()
@@ -160,7 +208,37 @@ class _DeviceGen:
 
 
 class CGen(CPrinter):
-    """Prints C that is also valid C++ for nvcc: names that C++ reserves are respelled."""
+    """Prints C that is also valid C++ for nvcc: names that C++ reserves are respelled.
+
+    Struct, union and enum definitions are printed only where the device code defines its
+    types (define_types=True, at namespace scope); everywhere else a type with a body is
+    named by its tag (an anonymous one gets a tag made from its source position), so that a
+    kernel parameter or a local variable of such a type refers to that one definition."""
+
+    def __init__(self, define_types: bool = False):
+        super().__init__()
+        self.define_types = define_types
+
+    def visit_Struct(self, n):
+        return self._tagged(n, "struct", super().visit_Struct)
+
+    def visit_Union(self, n):
+        return self._tagged(n, "union", super().visit_Union)
+
+    def visit_Enum(self, n):
+        return self._tagged(n, "enum", super().visit_Enum)
+
+    def _tagged(self, n, keyword: str, define) -> str:
+        if not _has_body(n):
+            return define(n)
+        if self.define_types:
+            if n.name is None:
+                n = copy.copy(n)
+                n.name = _anonymous_tag(n)
+            return define(n)
+        # C++ names a class without its keyword: an anonymous type's made-up tag can then also
+        # be a typedef of another (identical definitions in two functions are one type).
+        return f"{keyword} {n.name}" if n.name else _anonymous_tag(n)
 
     def visit_ID(self, n):
         return _cxx_name(n.name)
@@ -170,6 +248,60 @@ class CGen(CPrinter):
 
     def declared_name(self, name: str) -> str:
         return _cxx_name(name)
+
+
+def _has_body(n: c_ast.Node) -> bool:
+    return (n.values if isinstance(n, c_ast.Enum) else n.decls) is not None
+
+
+def _anonymous_tag(n: c_ast.Node) -> str:
+    c = n.coord
+    return f"__ompgpu_anon_l{c.line}_c{c.column}" if c is not None else f"__ompgpu_anon_{id(n)}"
+
+
+def _base_type(t: c_ast.Node) -> c_ast.Node:
+    """The specifier under a declarator: `struct S {...}` of `struct S {...} *p[3]`."""
+    while isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl, c_ast.FuncDecl, c_ast.TypeDecl, c_ast.Typename)):
+        t = t.type
+    return t
+
+
+def _tag_keys(t: c_ast.Node) -> list[str]:
+    """What a type definition declares: its tag (if it defines one) and an enum's constants."""
+    if not isinstance(t, (c_ast.Struct, c_ast.Union, c_ast.Enum)) or not _has_body(t):
+        return []
+    keys = [f"{type(t).__name__.lower()} {t.name}"] if t.name else []
+    if isinstance(t, c_ast.Enum):
+        keys += [f"enumerator {e.name}" for e in t.values.enumerators]
+    return keys
+
+
+def _variably_modified(t: c_ast.Node) -> bool:
+    """An array type whose size is not a constant (`typedef double row[n]`)."""
+    while isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl, c_ast.TypeDecl)):
+        if isinstance(t, c_ast.ArrayDecl) and t.dim is not None and not isinstance(t.dim, c_ast.Constant):
+            return any(isinstance(x, c_ast.ID) for x in _walk_nodes(t.dim))
+        t = t.type
+    return False
+
+
+def _walk_nodes(n: c_ast.Node):
+    todo = [n]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(child for _, child in node.children())
+
+
+def _local_declarations(body: c_ast.Node):
+    """Declarations anywhere in a function body (nested blocks and constructs included), in order."""
+    todo = [body]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (c_ast.Typedef, c_ast.Decl)):
+            yield node
+            continue
+        todo.extend(reversed([child for _, child in node.children()]))
 
 
 def _cxx_name(name: str) -> str:
@@ -338,9 +470,14 @@ class _Emitter(CGen):
                     raise UnsupportedError(f"function '{name}' is called in device code but has no definition in this file", self._coord(n))
         return super().visit_FuncCall(n)
 
+    def visit_Typedef(self, n):
+        return "" if id(n) in self.g.hoisted else super().visit_Typedef(n)
+
     def visit_Decl(self, n, no_type=False):
         if no_type:
             return super().visit_Decl(n, no_type)
+        if id(n) in self.g.hoisted:  # a type definition that moved to namespace scope
+            return ""
         is_esc = id(n) in self.escaping and self.in_region == 0
         declare(self.env, n)
         if not is_esc:
