@@ -6,6 +6,7 @@ which it may write, and whose address it takes: the facts the data-sharing rules
 """
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 
@@ -24,7 +25,50 @@ class Symbol:
 
     @property
     def type(self) -> c_ast.Node | None:
-        return getattr(self.decl, "type", None)
+        """The declared type; an array of unknown size with an initializer (`char s[] = "abc"`,
+        `int v[] = {1, 2}`) has the size its initializer gives it, as in C."""
+        t = getattr(self.decl, "type", None)
+        init = getattr(self.decl, "init", None)
+        if isinstance(t, c_ast.ArrayDecl) and t.dim is None and init is not None:
+            length = initializer_length(init, t.type)
+            if length is not None:
+                t = copy.copy(t)
+                t.dim = c_ast.Constant("int", str(length), t.coord)
+        return t
+
+
+def initializer_length(init: c_ast.Node, element_type: c_ast.Node) -> int | None:
+    """How many elements an initializer gives an array of unknown size, or None when that
+    is not plain to see (designators that are not constants, brace elision)."""
+    if isinstance(init, c_ast.Constant) and init.type == "string":
+        return _string_literal_length(init.value)
+    if not isinstance(init, c_ast.InitList):
+        return None
+    aggregate = isinstance(element_type, c_ast.ArrayDecl)
+    position = length = 0
+    for item in init.exprs:
+        if isinstance(item, c_ast.NamedInitializer):
+            first = item.name[0] if item.name else None
+            if not (isinstance(first, c_ast.Constant) and first.type == "int"):
+                return None
+            position = int(first.value.rstrip("uUlL"), 0)
+            item = item.expr
+        if aggregate and not isinstance(item, c_ast.InitList) and not (
+                isinstance(item, c_ast.Constant) and item.type == "string"):
+            return None  # brace elision over sub-arrays: leave it to the C compilers
+        position += 1
+        length = max(length, position)
+    return length
+
+
+_STRING_PIECE_RE = re.compile(r'(?:u8|[uUL])?"((?:\\.|[^"\\])*)"')
+_ESCAPE_RE = re.compile(r"\\(?:x[0-9a-fA-F]+|[0-7]{1,3}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)")
+
+
+def _string_literal_length(literal: str) -> int:
+    """Characters of a C string literal (adjacent pieces joined) plus the terminating NUL."""
+    body = "".join(_STRING_PIECE_RE.findall(literal))
+    return len(_ESCAPE_RE.sub("e", body)) + 1
 
 
 class Env:

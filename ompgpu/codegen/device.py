@@ -492,6 +492,7 @@ class _Emitter(CGen):
         else:
             init = None
         return render("stack_var.j2", type=type_string(n.type), name=_cxx_name(n.name), init=init,
+                      init_decl=type_string(n.type, _cxx_name(n.name) + "__init"),
                       in_global_memory=id(n) in self.in_global_memory,
                       alias=True, is_array=is_array(n.type) or isinstance(n.init, c_ast.InitList)).rstrip().rstrip(";")
 
