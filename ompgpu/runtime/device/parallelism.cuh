@@ -73,13 +73,11 @@ OMPGPU_DEV ForkWord load_fork_word() {
 #endif
 }
 
-// Team size of a region asking for `req` threads (<= 0: all) out of `avail`: min(req, avail),
-// rounded down to whole warps when it is 32 or more and smaller than `avail` (barriers count
-// whole warps).
+// Team size of a region asking for `req` threads (<= 0: all) out of `avail`: exactly
+// min(req, avail), in both modes (a team whose last warp is partial meets on the counting
+// barrier, see known_team_barrier).
 OMPGPU_DEV unsigned team_size_of(int req, unsigned avail) {
-  unsigned ts = (req <= 0 || (unsigned)req >= avail) ? avail : (unsigned)req;
-  if (ts < avail && ts >= 32u) ts &= ~31u;
-  return ts;
+  return (req <= 0 || (unsigned)req >= avail) ? avail : (unsigned)req;
 }
 
 // Generic fork: the team comes from the workers (a whole number of warps).
@@ -131,6 +129,27 @@ OMPGPU_DEV bool can_fork() {
 }
 
 namespace detail {
+
+// Team barrier by counting (a team with a partial last warp): each thread reads the round,
+// arrives; the last to arrive resets the count and starts the next round; the others wait
+// for it. Shared-memory atomics, so the round's stores are visible to every team thread.
+OMPGPU_DEV void counting_team_barrier(unsigned T) {
+  TeamState &t = team();
+  __threadfence_block();
+  const unsigned round = atomicAdd(&t.count_bar_round, 0u);
+  if (atomicAdd(&t.count_bar_arrived, 1u) == T - 1u) {
+    atomicExch(&t.count_bar_arrived, 0u);
+    __threadfence_block();
+    atomicAdd(&t.count_bar_round, 1u);
+  } else {
+    unsigned ns = 32;
+    while (atomicAdd(&t.count_bar_round, 0u) == round) {
+      spin_pause(ns);
+      if (ns < 256u) ns <<= 1;
+    }
+  }
+  __threadfence_block();
+}
 
 OMPGPU_DEV void fork_go(int fn, void *args, int nt) {
   TeamState &t = team_state;
@@ -234,12 +253,12 @@ OMPGPU_DEV void spmd_parallel_begin_sized(unsigned ts) { detail::thr_ref().ps = 
 // dispatch ring starts over (only the team's threads advanced their loop sequence numbers),
 // and a second barrier so that no thread uses the ring before it is reset.
 OMPGPU_DEV void spmd_parallel_end_sized() {
-  barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
+  barrier_sync<BARRIER_SIZED_JOIN>(warp_round_up(blockDim.x));
   detail::ThreadState &s = detail::thr_ref();
   s.seq = 0;
   s.ps = (unsigned short)(blockDim.x << 1);
   if (threadIdx.x == 0) detail::reset_ws_tags(detail::team());
-  barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
+  barrier_sync<BARRIER_SIZED_JOIN>(warp_round_up(blockDim.x));
 }
 OMPGPU_DEV void spmd_parallel_end() {
   barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
@@ -248,11 +267,19 @@ OMPGPU_DEV void spmd_parallel_end() {
 
 // The barrier of a team whose size the compiler knows (threads 0..T-1 of the block): `for`
 // without nowait, `#pragma omp barrier`, and the end of a lean SPMD kernel's region.
+// A named barrier counts whole warps and waits for every lane of each warp that is not
+// exited. A team of 32 or more threads whose last warp is partial and not the block's last
+// (num_threads(40): lanes 40..63 of warp 1 are idle workers at the fork barrier, or SPMD
+// threads outside the region) cannot use one: it meets on a counter in team state instead.
 OMPGPU_DEV void known_team_barrier(unsigned T) {
-  if (T >= 32u)
-    barrier_sync<BARRIER_REGION>(warp_round_up(T));
-  else if (T > 1u)
+  if (T >= 32u) {
+    if ((T & 31u) == 0u || T == blockDim.x)
+      barrier_sync<BARRIER_REGION>(warp_round_up(T));
+    else
+      detail::counting_team_barrier(T);
+  } else if (T > 1u) {
     __syncwarp(low_lanes_mask(T));
+  }
 }
 
 // SPMD serial code runs on every thread: guard side effects with this.

@@ -76,6 +76,9 @@ struct TeamState {
   int gslot;            // pool slice index, -1 = malloc'd or none
   char *gbase;          // global slice base, nullptr when none is held
   void *spmd_frame;     // SPMD collective push: the frame all threads return
+  // counting barrier of a team with a partial last warp (parallelism.cuh)
+  unsigned count_bar_arrived;
+  unsigned count_bar_round;
   // private contexts
   PrivCtx *priv;
   int priv_refs;
@@ -138,6 +141,8 @@ OMPGPU_DEV void init_team(int mode) {
   t.mode = mode;
   t.icv_max_active_levels = 1;
   t.icv_dynamic = 0;
+  t.count_bar_arrived = 0;
+  t.count_bar_round = 0;
   reset_ws_tags(t);
   for (unsigned i = 0; i < WS_RING; i++) {
     t.ring[i].next = 0;

@@ -24,6 +24,8 @@ enum BarrierId : unsigned {
   BARRIER_SYNCTHREADS = 0,  // __syncthreads(); reserved, never used by the runtime
   BARRIER_REGION = 7,       // #pragma omp barrier inside a region: count = active warps x 32
   BARRIER_FORK_JOIN = 8,    // team-wide fork and join: count = blockDim.x
+  BARRIER_SIZED_JOIN = 9,   // SPMD: end of a region with num_threads smaller than the block;
+                            // the team may still use BARRIER_REGION with its own count
 };
 
 // Wait at named barrier ID until `count` threads (a multiple of 32; whole warps) arrived.
