@@ -22,6 +22,7 @@ from ompgpu.outliner.outline import (DEVICE_UNSUPPORTED, Capture, Kernel, Progra
                                      unique_kernel_names)
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest, loop_var_names
 from ompgpu.parser.directives import Directive
+from ompgpu.parser.clause_rules import int_constant
 from ompgpu.plan.mode import KernelPlan
 
 CXX_KEYWORDS = frozenset("""
@@ -406,13 +407,63 @@ class _Emitter(CGen):
         privates = [self._declare_private(s) for s in k.privates]
         text = self._stmt_text(body)
         if k.teams is not None and not _combined_with_parallel(k):
-            reds = [{"op": RED_OPS[c.op], "name": _cxx_name(item.name)}
-                    for c in k.teams.clauses if c.kind == "reduction" for item in c.items]
+            reds = self._reductions(k.teams)
             if reds:
                 text = render("reduction_scope.j2", reds=reds, body=text, barrier=False, team_size=self.team_size)
         return {"name": kname, "coord": k.coord, "params": params, "aliases": aliases, "promotions": promotions,
                 "privates": privates, "body": text, "max_threads": self.plan.max_threads, "plan": self.plan,
                 "mode": self.plan.mode, "lean": self.plan.lean, "combined": self.plan.combined}
+
+    def _reductions(self, d: Directive) -> list[dict]:
+        """What reduction_scope.j2 needs for each item of d's reduction clauses: a scalar, a
+        whole array (any rank), or a one-dimensional array section `a[lo:len]`."""
+        out = []
+        for c in d.clauses:
+            if c.kind != "reduction":
+                continue
+            for item in c.items:
+                name = _cxx_name(item.name)
+                entry = {"op": RED_OPS[c.op], "name": name, "kind": "scalar"}
+                sym = self._declared(item.name)
+                t = resolve_typedef(sym.type, self.env) if sym is not None else None
+                if item.members:
+                    raise UnsupportedError(f"reduction over the struct member '{item.text}' is not supported yet", item.coord)
+                if not item.sections:
+                    if t is not None and is_array(t):
+                        entry.update(kind="array", private_decl=type_string(sym.type, name + "__priv"))
+                    out.append(entry)
+                    continue
+                if len(item.sections) > 1 or not item.sections[0].is_range:
+                    raise UnsupportedError(f"reduction over '{item.text}' is not supported yet (only whole arrays and "
+                                           "one-dimensional array sections a[lower:length])", item.coord)
+                sec = item.sections[0]
+                lower = sec.lower.text if sec.lower is not None else "0"
+                if sec.length is not None:
+                    length = sec.length.text
+                elif t is not None and isinstance(t, c_ast.ArrayDecl) and t.dim is not None:
+                    length = f"({self.visit(t.dim)}) - ({lower})"
+                else:
+                    raise OmpSemanticError(f"the array section '{item.text}' needs a length (its array's size is not known)",
+                                           item.coord)
+                entry.update(kind="section", lower=lower, length=length, constant_length=int_constant(length))
+                out.append(entry)
+        return out
+
+    def _declared(self, name: str) -> Symbol | None:
+        """The symbol of `name` with its type as declared: a kernel sees a captured array as a
+        pointer to its first element (kernel_scope); the scope outside it keeps the array."""
+        found = None
+        for scope in reversed(self.env.scopes):
+            sym = scope.get(name)
+            if sym is None:
+                continue
+            if found is None:
+                found = sym
+            elif getattr(sym.decl, "coord", None) is not getattr(found.decl, "coord", None):
+                break  # another variable of the same name
+            if is_array(resolve_typedef(sym.type, self.env)):
+                return sym
+        return found
 
     def _declare_private(self, sym: Symbol) -> str:
         return type_string(sym.type, _cxx_name(sym.name)) + ";"
@@ -614,7 +665,7 @@ class _Emitter(CGen):
             body_text = sub._inner(OmpConstruct(inner, n.body, n.coord), range_from)
         else:
             body_text = sub._stmt_text(n.body)
-        reds = [{"op": RED_OPS[op], "name": _cxx_name(sym.name)} for op, sym in sharing.reductions]
+        reds = self._reductions(d) if sharing.reductions else []
         if reds:
             body_text = render("reduction_scope.j2", reds=reds, body=body_text, barrier=False, team_size=sub.team_size)
         wf_body = render("workfn_body.j2", pack=pack, unpack=unpack, privates=privates, body=body_text)
@@ -732,8 +783,7 @@ class _Emitter(CGen):
             raise UnsupportedError("'ordered' loops on the device are not supported yet", d.coord)
         lastp = [item.name for c in d.clauses if c.kind == "lastprivate" for item in c.items]
         # A `for` combined with `parallel` has its reductions done by the region; alone, by itself.
-        reds = [] if combined else [{"op": RED_OPS[c.op], "name": _cxx_name(item.name)}
-                                    for c in d.clauses if c.kind == "reduction" for item in c.items]
+        reds = [] if combined else self._reductions(d)
         text = self._loop_code(d, n.body, kind, chunk, range_from, lastp, d.has("nowait"), barrier=not reds)
         if reds:
             text = render("reduction_scope.j2", reds=reds, body=text, barrier=not d.has("nowait"), team_size=self.team_size)

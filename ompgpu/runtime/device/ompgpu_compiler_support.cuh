@@ -55,6 +55,13 @@ static __device__ __forceinline__ void ompgpu_run_serialized(void (*fn)(const vo
   ompgpu::serialized_end();
 }
 
+// Private copy of an array-section reduction whose length is known only at run time.
+static __device__ __forceinline__ void *ompgpu_reduction_buffer(unsigned long long bytes) {
+  void *p = malloc(bytes ? bytes : 1);
+  if (p == nullptr) ompgpu::detail::fail_misuse("out of device heap for the private copy of an array-section reduction");
+  return p;
+}
+
 // Identity value of a reduction operator for type T.
 template <class T> static __device__ __forceinline__ T ompgpu_red_identity(ompgpu::RedOp op) {
   switch (op) {
