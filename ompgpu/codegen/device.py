@@ -251,6 +251,18 @@ class CGen(CPrinter):
         return _cxx_name(name)
 
 
+def _by_value_type(t: c_ast.Node, name: str, coord: SourceCoord) -> str:
+    """The type of an array passed by value; its size must be a compile-time constant."""
+    dims = []
+    elem = t
+    while isinstance(elem, c_ast.ArrayDecl):
+        dims.append(elem.dim)
+        elem = elem.type
+    if any(d is None or int_constant(CGen().visit(d)) is None for d in dims):
+        raise UnsupportedError(f"firstprivate array '{name}' of variable size is not supported yet", coord)
+    return type_string(t)
+
+
 def _has_body(n: c_ast.Node) -> bool:
     return (n.values if isinstance(n, c_ast.Enum) else n.decls) is not None
 
@@ -393,7 +405,15 @@ class _Emitter(CGen):
         for cap in k.captures:
             t = resolve_typedef(cap.sym.type, k.env)
             name = _cxx_name(cap.name)
-            if cap.how in ("literal", "pointer", "attach"):
+            if cap.how == "literal" and is_array(t):
+                # A firstprivate array: passed by value, the kernel's own copy.
+                value_t = f"ompgpu_by_value<{_by_value_type(t, cap.name, k.coord)}>"
+                params.append((f"{value_t} {name}__value", value_t))
+                if id(self.env.lookup(cap.name).decl) in self.escaping:
+                    promotions.append(render("promote.j2", type=type_string(t), name=name, array=True).strip())
+                else:
+                    aliases.append(f"auto &{name} = {name}__value.v;")
+            elif cap.how in ("literal", "pointer", "attach"):
                 pt = cap.sym.type if cap.how == "literal" else decay(t if isinstance(t, c_ast.ArrayDecl) else cap.sym.type)
                 # A parameter that a parallel region shares by address moves onto the soft stack.
                 promoted = id(self.env.lookup(cap.name).decl) in self.escaping
@@ -464,6 +484,26 @@ class _Emitter(CGen):
             if is_array(resolve_typedef(sym.type, self.env)):
                 return sym
         return found
+
+    def _privatize(self, d: Directive, text: str) -> str:
+        """`text` (the code of a teams or distribute construct) in a scope where the construct's
+        private and firstprivate variables are the team's own copies."""
+        copies = []
+        for c in d.clauses:
+            if c.kind not in ("private", "firstprivate"):
+                continue
+            for item in c.items:
+                sym = self._declared(item.name)
+                if sym is None or not item.is_plain:
+                    continue
+                name = _cxx_name(item.name)
+                t = resolve_typedef(sym.type, self.env)
+                copies.append(render("privatize.j2", kind=c.kind, name=name, type=type_string(sym.type),
+                                     decl=type_string(sym.type, name + "__priv"), array=is_array(t),
+                                     on_stack=self.master and not self.spmd and self.in_region == 0))
+        if not copies:
+            return text
+        return "{\n" + "".join(copies) + text + "}\n"
 
     def _declare_private(self, sym: Symbol) -> str:
         return type_string(sym.type, _cxx_name(sym.name)) + ";"
@@ -567,7 +607,7 @@ class _Emitter(CGen):
         if leaf == "teams":
             rest = d.leaves[1:]
             if not rest:
-                return self._stmt_text(n.body)
+                return self._privatize(d, self._stmt_text(n.body))
             return self.visit_OmpConstruct(OmpConstruct(dataclasses.replace(d, name=" ".join(rest)), n.body, n.coord))
         if leaf in ("simd",):
             return self._stmt_text(n.body)
@@ -647,6 +687,13 @@ class _Emitter(CGen):
             unpack.append(f"auto &{name} = *__pack->{name};")
         for sym in sharing.by_value:
             name = _cxx_name(sym.name)
+            t = resolve_typedef(sym.type, self.env)
+            if is_array(t):  # firstprivate array: each thread copies it from the pack
+                value_t = f"ompgpu_by_value<{_by_value_type(t, sym.name, d.coord)}>"
+                fields.append(f"{value_t} {name};")
+                inits.append(f"ompgpu_by_value_of({name})")
+                unpack.append(f"auto {name}__value = __pack->{name}; auto &{name} = {name}__value.v;")
+                continue
             fields.append(type_string(decay(sym.type), name) + ";")
             inits.append(name)
             unpack.append(f"auto {name} = __pack->{name};")
@@ -798,7 +845,7 @@ class _Emitter(CGen):
         dchunk = ds.chunk.text if ds is not None and ds.chunk is not None else None
         if not rest or rest == ("simd",):
             lastp = [item.name for c in d.clauses if c.kind == "lastprivate" for item in c.items]
-            return self._loop_code(d, n.body, "distribute", dchunk, None, lastp, True, barrier=False)
+            return self._privatize(d, self._loop_code(d, n.body, "distribute", dchunk, None, lastp, True, barrier=False))
         if rest[0] != "parallel":
             raise UnsupportedError(f"'#pragma omp {d.name}' is not supported yet", d.coord)
         # distribute parallel for: this team's block of iterations, then a parallel for over it.

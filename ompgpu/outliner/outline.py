@@ -285,9 +285,7 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
             else:
                 captures.append(Capture(sym, "object", mtype, item, False))
             continue
-        if name in firstprivate:
-            if is_array(t):
-                raise UnsupportedError(f"firstprivate array '{name}' on a target construct is not supported yet", firstprivate[name].coord)
+        if name in firstprivate:  # by value (an array too: the kernel's own copy)
             captures.append(Capture(sym, "literal", "", None, False))
             continue
         # Implicit data-sharing rules of OpenMP 4.5/5.x for target.

@@ -62,6 +62,18 @@ static __device__ __forceinline__ void *ompgpu_reduction_buffer(unsigned long lo
   return p;
 }
 
+// A firstprivate array passed by value (a kernel argument, a field of a region's argument
+// pack): C arrays cannot be, a struct holding one can.
+template <class T> struct ompgpu_by_value {
+  static_assert(sizeof(T) <= 4096, "a firstprivate array of more than 4096 bytes is not supported yet");
+  T v;
+};
+template <class T> static __device__ __forceinline__ ompgpu_by_value<T> ompgpu_by_value_of(const T &a) {
+  ompgpu_by_value<T> r;
+  memcpy(&r.v, &a, sizeof a);
+  return r;
+}
+
 // Identity value of a reduction operator for type T.
 template <class T> static __device__ __forceinline__ T ompgpu_red_identity(ompgpu::RedOp op) {
   switch (op) {
