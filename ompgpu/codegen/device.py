@@ -389,7 +389,7 @@ class _Emitter(CGen):
         head = "__device__ " + self.visit(d)
         body = self.visit(fn.body)
         if promoted:
-            lines = [render("promote.j2", type=type_string(p.type), name=_cxx_name(p.name)) for p in promoted]
+            lines = [render("promote.j2", type=type_string(p.type), name=_cxx_name(p.name), array=False) for p in promoted]
             body = "{\n" + "".join(lines) + body + "}\n"
         return head + "\n" + body
 
@@ -419,7 +419,7 @@ class _Emitter(CGen):
                 promoted = id(self.env.lookup(cap.name).decl) in self.escaping
                 params.append((type_string(pt, name + "__param" if promoted else name), type_string(pt)))
                 if promoted:
-                    promotions.append(render("promote.j2", type=type_string(pt), name=name).strip())
+                    promotions.append(render("promote.j2", type=type_string(pt), name=name, array=False).strip())
             else:
                 pt = c_ast.PtrDecl([], cap.sym.type)
                 params.append((type_string(pt, name + "__map"), type_string(pt)))
@@ -504,6 +504,13 @@ class _Emitter(CGen):
         if not copies:
             return text
         return "{\n" + "".join(copies) + text + "}\n"
+
+    def _lastprivate(self, name: str) -> dict:
+        """A lastprivate variable for loop.j2: an array's private copy has its declared type
+        (a kernel sees the original as a pointer to its first element)."""
+        sym = self._declared(name)
+        array = sym is not None and is_array(resolve_typedef(sym.type, self.env))
+        return {"name": _cxx_name(name), "array": type_string(sym.type, _cxx_name(name)) if array else None}
 
     def _declare_private(self, sym: Symbol) -> str:
         return type_string(sym.type, _cxx_name(sym.name)) + ";"
@@ -801,7 +808,7 @@ class _Emitter(CGen):
         self.env = saved
         divisors = [" * ".join(f"__n{j}" for j in range(k + 1, len(loops))) or "1" for k in range(len(loops))]
         return render("loop.j2", loops=loops, divisors=divisors, schedule=schedule_kind, chunk=chunk, body=body_text,
-                      range_from=range_from, lastprivate=[_cxx_name(v) for v in lastprivate],
+                      range_from=range_from, lastprivate=[self._lastprivate(v) for v in lastprivate],
                       loop_var_names=[l.var for l in loops], barrier=barrier and not nowait, team_size=self.team_size)
 
     def _declare_loop_var(self, f: c_ast.For) -> None:

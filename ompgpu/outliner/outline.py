@@ -259,7 +259,8 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
     firstprivate = _items_by_clause(d, ("firstprivate",))
     private = _items_by_clause(d, ("private",))
     device_ptrs = _items_by_clause(d, ("is_device_ptr", "has_device_addr"))
-    reduction_vars = _items_by_clause(d, ("reduction",))
+    # A reduction or lastprivate list item of a combined target construct is mapped tofrom (OpenMP 5.0).
+    reduction_vars = _items_by_clause(d, ("reduction", "lastprivate"))
     scalar_tofrom = any(c.kind == "defaultmap" and c.behavior == "tofrom" and c.category in (None, "scalar") for c in d.clauses)
     captures: list[Capture] = []
     privates: list[Symbol] = []
