@@ -5,6 +5,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,8 +33,43 @@ class Translation:
 
 def translate(path: str, opts: Options) -> Translation:
     """Front end, analysis and code generation for one C file (no external compilers but cpp)."""
-    with compiling(path):
-        return _translate(path, opts)
+    def work() -> Translation:
+        with compiling(path):
+            return _translate(path, opts)
+
+    return run_deep(work)
+
+
+# pycparser's parser and printer, and the passes' AST walks, recurse once per nesting level of
+# an expression; a macro-expanded stencil or a sum of thousands of terms nests thousands deep.
+# Translation runs on a thread with a large stack and a recursion limit to match.
+DEEP_STACK_BYTES = 1 << 30
+DEEP_RECURSION_LIMIT = 1_000_000
+
+
+def run_deep(fn):
+    """fn() on a thread whose stack and recursion limit fit deeply nested ASTs; its result or exception."""
+    outcome: dict = {}
+
+    def target():
+        try:
+            outcome["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller's thread as is
+            outcome["error"] = exc
+
+    old_limit = sys.getrecursionlimit()
+    old_size = threading.stack_size(DEEP_STACK_BYTES)
+    try:
+        sys.setrecursionlimit(max(old_limit, DEEP_RECURSION_LIMIT))
+        thread = threading.Thread(target=target, name="ompgpu-translate", daemon=True)
+        thread.start()
+        thread.join()
+    finally:
+        threading.stack_size(old_size)
+        sys.setrecursionlimit(old_limit)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
 
 
 def _translate(path: str, opts: Options) -> Translation:

@@ -97,7 +97,11 @@ def compiling(path: str):
     """Passes run inside this for one input file. After an exception the location stays set,
     for the report of whoever catches it."""
     token = _compiling.set((path, None))
-    yield
+    try:
+        yield
+    except BaseException as exc:
+        exc.ompgpu_location = _compiling.get()  # for a report made in another thread
+        raise
     _compiling.reset(token)
 
 
@@ -112,7 +116,7 @@ def report_internal_error(exc: BaseException, verbose: bool = False) -> str:
     """The one line a user sees when ompgpu itself fails (never a bare traceback): what failed,
     where in the input, and how to report it. The traceback goes to a file the line names, and
     to the terminal too under -v."""
-    path, coord = _compiling.get()
+    path, coord = getattr(exc, "ompgpu_location", None) or _compiling.get()
     where = f" while compiling {coord}" if coord else (f" while compiling {path}" if path else "")
     trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     try:
