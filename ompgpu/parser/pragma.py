@@ -52,17 +52,61 @@ _OMP_PREFIX = re.compile(r"\s*omp(?![A-Za-z0-9_$])")
 # ---------------------------------------------------------------------------- the parser
 
 class _NameAlwaysAccepted:
-    """Lark postlexer whose only job is `always_accept`: every contextual-lexer state can lex
-    NAME, so keywords never match a prefix of a longer identifier."""
+    """Lark postlexer. `always_accept`: every contextual-lexer state can lex NAME, so keywords
+    never match a prefix of a longer identifier. And it turns back into a NAME every keyword
+    that `_plain_name_positions` found where only a C expression or list item can stand
+    (`device(device_num)`, `map(always)`, `if(target)`): there the contextual lexer, which
+    sees one token at a time, would take the identifier for an optional modifier."""
 
     always_accept = ("NAME",)
 
     def process(self, stream):
-        return stream
+        plain = _ctx.plain_names
+        for tok in stream:
+            if tok.type != "NAME" and tok.start_pos in plain:
+                tok = Token.new_borrow_pos("NAME", tok.value, tok)
+            yield tok
+
+
+# Clauses whose argument may start with a modifier keyword followed by ':' (map-type and
+# map-type modifiers, device_num/ancestor, the directive-name of `if`, `present` of motion
+# clauses, `conditional` of lastprivate). Without a top-level ':' in the argument, there is no
+# modifier, and every identifier in it is a name of the program.
+_MODIFIED_CLAUSES = frozenset({"map", "device", "if", "to", "from", "lastprivate"})
+_WORD_OR_BRACKET = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[()\[\]:]|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'")
+
+
+def _is_word(value: str) -> bool:
+    return value[0].isalpha() or value[0] in "_$"
+
+
+def _plain_name_positions(text: str) -> frozenset[int]:
+    toks = [(m.group(), m.start()) for m in _WORD_OR_BRACKET.finditer(text)]
+    plain: set[int] = set()
+    for k, (word, _) in enumerate(toks):
+        if word not in _MODIFIED_CLAUSES or k + 1 >= len(toks) or toks[k + 1][0] != "(":
+            continue
+        depth, colon, inner = 0, False, []
+        for j in range(k + 1, len(toks)):
+            value, pos = toks[j]
+            if value in "([":
+                depth += 1
+            elif value in ")]":
+                depth -= 1
+                if depth == 0:
+                    break
+            elif value == ":" and depth == 1:
+                colon = True
+            elif _is_word(value) and not (j + 1 < len(toks) and _is_word(toks[j + 1][0])):
+                inner.append(pos)  # (a word followed by a word is a modifier missing its ':')
+        if not colon:
+            plain.update(inner)
+    return frozenset(plain)
 
 
 class _Ctx(threading.local):
     text: str = ""
+    plain_names: frozenset[int] = frozenset()
     coord: SourceCoord = SourceCoord("<pragma>", 1, 1)
     newlines: tuple[int, ...] = ()
 
@@ -782,6 +826,7 @@ def _parse(text: str, coord: SourceCoord) -> Directive:
         raise OmpSyntaxError(f"OpenMP directive is too long ({len(text)} characters)", coord)
     m = _UNSUPPORTED_DIRECTIVES.match(text)
     _ctx.text = text
+    _ctx.plain_names = _plain_name_positions(text)
     _ctx.coord = coord
     _ctx.newlines = tuple(i for i, c in enumerate(text) if c == "\n") if "\n" in text else ()
     if m:
