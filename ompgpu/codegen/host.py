@@ -466,17 +466,23 @@ def _data_maps(d, env) -> list[MapEntry]:
                     else:
                         mtype = struct_member_map(item, c.map_type, None, through_pointer)
                     item = whole_struct(item)
-                entries.append(_section_entry(item, _flags(mtype, c.modifiers), _looks_pointer(item)))
+                entries.append(_section_entry(item, _flags(mtype, c.modifiers), _looks_pointer(item, env)))
         elif c.kind in ("to", "from") and d.name == "target update":
             for item in c.items:
-                ptr = _looks_pointer(item) if not item.members else (env is not None and pointer_member_section(item, env))
+                ptr = _looks_pointer(item, env) if not item.members else (env is not None and pointer_member_section(item, env))
                 entries.append(_section_entry(item, _flags(c.kind, getattr(c, "modifiers", ())), ptr))
     return entries + attachments
 
 
-def _looks_pointer(item: ListItem) -> bool:
-    # Without types here, a section's base is taken as the pointer value (array decays the same way).
-    return bool(item.sections)
+def _looks_pointer(item: ListItem, env=None) -> bool:
+    """Whether a section's base is a pointer value. An array decays the same way, except for
+    a section without a length (`a[lo:]`, `a[:]`), which takes it from the array's size."""
+    if not item.sections:
+        return False
+    sym = env.lookup(item.name) if env is not None else None
+    if sym is not None and not item.members and is_array(resolve_typedef(sym.type, env)):
+        return False
+    return True
 
 
 def _kernel_desc(k: Kernel, kname: str, offload: str, mode: str = "generic", max_threads: int = 1024) -> dict:
