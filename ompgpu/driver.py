@@ -29,6 +29,9 @@ class Translation:
     host_c: str
     device_cu: str | None
     remarks: tuple[str, ...]
+    # Device code that calls device functions of other files: compiled relocatable (-rdc) and
+    # device-linked with them.
+    relocatable: bool = False
 
 
 def translate(path: str, opts: Options) -> Translation:
@@ -87,7 +90,10 @@ def _translate(path: str, opts: Options) -> Translation:
         exc.coord = bound.coord_fixer.fix(exc.coord)
         raise
     remarks = tuple(f"{coord}: remark: {msg} [-Rpass=ompgpu]" for coord, msg in device.remarks)
-    return Translation(path, host, device.cuda if program.kernels or opts.emit_cuda else None, remarks)
+    # Device code: kernels, or declare target functions and variables that other files may use.
+    has_device_code = bool(program.kernels or device.globals or device.defines_functions or device.external_device_code)
+    return Translation(path, host, device.cuda if has_device_code or opts.emit_cuda else None, remarks,
+                       device.external_device_code)
 
 
 def compile_and_link(opts: Options) -> int:
@@ -127,11 +133,33 @@ def compile_and_link(opts: Options) -> int:
                 _merge_objects(obj_group, out, opts)
             return 0
         out = opts.output or "a.out"
+        if opts.offload == "cuda" and (others or any(t.relocatable for t in translations)):
+            # Separate compilation: device functions of other objects and libraries (compiled
+            # with -c, hence relocatable) are linked into the device code here.
+            dlink = str(Path(tmp) / "device-link.o")
+            cuda = find_cuda()
+            run([str(cuda.nvcc), f"-arch={opts.offload_arch}", "-dlink", *objects, *others, *_static_libraries(opts.link_args),
+                 "-o", dlink], opts.verbose, "linking the device code")
+            objects.append(dlink)
         link = [host_cxx(), *host_openmp_flags(host_cxx()), *objects, *others, *opts.link_args, "-lm"]
         if opts.offload in ("cuda", "emu"):
             link += runtime_library(opts.offload, opts.verbose)
         run(link + ["-o", out], opts.verbose, "linking")
     return 0
+
+
+def _static_libraries(link_args: list[str]) -> list[str]:
+    """The static libraries that `-L DIR -l NAME` name (libNAME.a), which may hold device code."""
+    dirs = [a[2:] for a in link_args if a.startswith("-L")]
+    found = []
+    for a in link_args:
+        if a.startswith("-l"):
+            for d in dirs:
+                lib = Path(d) / f"lib{a[2:]}.a"
+                if lib.exists():
+                    found.append(str(lib))
+                    break
+    return found
 
 
 def _group(objects, translations, opts):
@@ -163,7 +191,9 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
     dev_o = tmp / (stem.name + ".device.o")
     if opts.offload == "cuda":
         cuda = find_cuda()
-        cmd = [str(cuda.nvcc), "-std=c++17", opts.opt_level, f"-arch={opts.offload_arch}", "--expt-relaxed-constexpr",
+        # Relocatable device code where another file may call into it (-c) or it calls another file.
+        rdc = ["-rdc=true"] if opts.compile_only or t.relocatable else []
+        cmd = [str(cuda.nvcc), "-std=c++17", opts.opt_level, f"-arch={opts.offload_arch}", "--expt-relaxed-constexpr", *rdc,
                f"-I{DEVICE_RT}", f"-I{HOST_RT}",
                "-w" if opts.no_warnings else "-Wno-deprecated-gpu-targets", "-c", str(dev_cu), "-o", str(dev_o)]
         if opts.debug:

@@ -54,6 +54,8 @@ class DeviceOutput:
     remarks: list[tuple[SourceCoord, str]] = field(default_factory=list)
     globals: tuple[str, ...] = ()  # declare target variables whose device copies this file defines
     kernel_max_threads: dict[int, int] = field(default_factory=dict)  # by id(kernel): launch bound
+    external_device_code: bool = False  # calls device functions of other files: relocatable device code
+    defines_functions: bool = False  # defines device functions (declare target, or called by kernels)
 
 
 def generate_device(program: Program, plans: dict[int, KernelPlan], nvrtc: bool = False) -> DeviceOutput:
@@ -76,6 +78,13 @@ class _DeviceGen:
         self.regions_of: dict[str, set[int]] = {}
         self.device_fns: set[str] = set()
         self.hoisted: set[int] = set()  # id() of local type definitions moved to namespace scope
+        # Functions declared `declare target` here but defined in another file or a library:
+        # device code calls them through an extern prototype (relocatable device code).
+        self.external_decls: dict[str, c_ast.Decl] = {
+            n.name: n for n in program.bound.ast.ext
+            if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.FuncDecl) and n.name in program.bound.declare_target
+            and n.name not in program.functions}
+        self.external_calls: set[str] = set()
 
     # -- call graph --------------------------------------------------------------
     def _device_functions(self) -> set[str]:
@@ -116,13 +125,17 @@ class _DeviceGen:
             kt["workfns"] = [w for w in self.workfns if w.id in reach]
             self.remarks.append((kt["coord"], _mode_remark(kt["name"], kt["plan"], len(kt["workfns"]))))
         globals_ = self._device_globals()
+        protos += [_Emitter(self, "", self.p.globals_env, master=False).prototype(c_ast.FuncDef(self.external_decls[n], None, None),
+                                                                                  extern=True)
+                   for n in sorted(self.external_calls)]
         cuda = render("device.cu.j2", source=self.p.bound.pre.path, types=types, globals=globals_,
                       prototypes=protos, workfns=self.workfns, functions=fn_texts, kernels=kernels,
                       critical_names=sorted(self.critical_names), global_names=self.global_names,
                       nvrtc=self.nvrtc)
         modes = {id(k): self.plans[id(k)].mode for k in self.p.kernels}
         max_threads = {id(k): self.plans[id(k)].max_threads for k in self.p.kernels}
-        return DeviceOutput(cuda, names, modes, self.remarks, tuple(self.global_names), max_threads)
+        return DeviceOutput(cuda, names, modes, self.remarks, tuple(self.global_names), max_threads,
+                            external_device_code=bool(self.external_calls), defines_functions=bool(fn_texts))
 
     # -- declarations the device needs --------------------------------------------
     def _is_user_decl(self, node: c_ast.Node) -> bool:
@@ -367,11 +380,11 @@ class _Emitter(CGen):
         self.in_region = 0
 
     # -- entry points -----------------------------------------------------------
-    def prototype(self, fn: c_ast.FuncDef) -> str:
+    def prototype(self, fn: c_ast.FuncDef, extern: bool = False) -> str:
         d = copy.copy(fn.decl)
         d.storage = [s for s in (d.storage or []) if s not in ("extern",)]
         d.funcspec = [s for s in (d.funcspec or []) if s != "inline"]
-        return "__device__ " + self.visit(d) + ";"
+        return ("extern " if extern else "") + "__device__ " + self.visit(d) + ";"
 
     def function(self, fn: c_ast.FuncDef) -> str:
         params = param_decls(fn)
@@ -559,13 +572,17 @@ class _Emitter(CGen):
             if sym is None or sym.kind == "func":
                 if name in self.g.p.functions:
                     self.called.add(name)
+                elif name in self.g.external_decls:
+                    self.g.external_calls.add(name)
                 elif name in HOST_ONLY_API:
                     raise UnsupportedError(f"'{name}' cannot be called in a target region: {HOST_ONLY_API[name]}",
                                            self._coord(n))
                 elif name.startswith("omp_") and name not in OMP_DEVICE_API:
                     raise UnsupportedError(f"'{name}' is not an OpenMP routine that device code can call", self._coord(n))
                 elif name not in DEVICE_LIBRARY and name not in OMP_DEVICE_API and not name.startswith("__builtin"):
-                    raise UnsupportedError(f"function '{name}' is called in device code but has no definition in this file", self._coord(n))
+                    raise UnsupportedError(f"function '{name}' is called in device code but has no definition in this file",
+                                           self._coord(n), notes=(f"to call a '{name}' defined in another file or a library, "
+                                                                   "declare it inside '#pragma omp declare target'",))
         return super().visit_FuncCall(n)
 
     def visit_Typedef(self, n):
