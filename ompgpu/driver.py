@@ -199,7 +199,8 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
         if opts.debug:
             cmd.insert(2, "-lineinfo")
     else:
-        cmd = [host_cxx(), "-std=c++17", "-O1" if opts.opt_level == "-O0" else opts.opt_level, "-x", "c++", "-DOMPGPU_EMU",
+        # -g1: line tables, so that the emulator's fault reports name the user's source line.
+        cmd = [host_cxx(), "-std=c++17", "-O1" if opts.opt_level == "-O0" else opts.opt_level, "-g1", "-x", "c++", "-DOMPGPU_EMU",
                "-include", str(EMU_HEADER), f"-I{DEVICE_RT}", f"-I{HOST_RT}", f"-I{EMU_RT}", "-w", "-c", str(dev_cu), "-o", str(dev_o)]
     run(cmd, opts.verbose, f"compiling the device code of {t.source}")
     objects.append(str(dev_o))

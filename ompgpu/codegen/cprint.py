@@ -18,6 +18,24 @@ _SEMICOLON_STATEMENTS = (c_ast.Decl, c_ast.Assignment, c_ast.Cast, c_ast.UnaryOp
 _DECLARATORS = (c_ast.PtrDecl, c_ast.ArrayDecl, c_ast.FuncDecl)
 
 
+LINE_MARKER_END = "#line __OMPGPU_RESUME__\n"
+
+
+def finalize_line_markers(text: str, generated_name: str) -> str:
+    """Replace each LINE_MARKER_END by a `#line` that gives the following lines their own
+    numbers in the generated file `generated_name`: glue code the compiler adds is then not
+    attributed to the user's statement before it."""
+    if LINE_MARKER_END not in text:
+        return text
+    lines = text.split("\n")
+    resume = LINE_MARKER_END.rstrip("\n")
+    quoted = generated_name.replace("\\", "\\\\").replace('"', '\\"')
+    for i, line in enumerate(lines):
+        if line == resume:
+            lines[i] = f'#line {i + 2} "{quoted}"'
+    return "\n".join(lines)
+
+
 class CPrinter(c_generator.CGenerator):
     """pycparser's generator with declarations printed by our own declarator printer."""
 
@@ -113,14 +131,22 @@ class CPrinter(c_generator.CGenerator):
     def indent(self) -> str:
         return " " * self.indent_level
 
+    def line_marker(self, n: c_ast.Node) -> str:
+        """Text put before statement n: a subclass returns a `#line` directive (a whole line)
+        naming the user's source; the statement is then followed by LINE_MARKER_END, which
+        `finalize_line_markers` turns into a `#line` back to the generated file itself."""
+        return ""
+
     def statement(self, n: c_ast.Node) -> str:
         """One statement at the current indentation, with its ';' and newline."""
         if isinstance(n, c_ast.Compound):
             return self.visit(n)
+        marker = self.line_marker(n)
+        end = LINE_MARKER_END if marker else ""
         if isinstance(n, _SEMICOLON_STATEMENTS):
-            return self.indent() + self.visit(n) + ";\n"
+            return marker + self.indent() + self.visit(n) + ";\n" + end
         text = self.visit(n)
-        return self.indent() + text + ("" if text.endswith("\n") else "\n")
+        return marker + self.indent() + text + ("" if text.endswith("\n") else "\n") + end
 
     def visit_Compound(self, n):
         text = self.indent() + "{\n"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from pathlib import Path
 from dataclasses import dataclass, field
 
 from pycparser import c_ast
@@ -15,7 +16,7 @@ from pycparser import c_ast
 from ompgpu.analysis.library import DEVICE_LIBRARY, HOST_ONLY_API, OMP_DEVICE_API
 from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare, is_array, is_pointer, param_decls, region_uses,
                                      resolve_typedef)
-from ompgpu.codegen.cprint import CPrinter
+from ompgpu.codegen.cprint import CPrinter, finalize_line_markers
 from ompgpu.codegen.render import render
 from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError, note_location
 from ompgpu.outliner.outline import (DEVICE_UNSUPPORTED, Capture, Kernel, Program, Sharing, kernel_scope, region_sharing,
@@ -132,6 +133,7 @@ class _DeviceGen:
                       prototypes=protos, workfns=self.workfns, functions=fn_texts, kernels=kernels,
                       critical_names=sorted(self.critical_names), global_names=self.global_names,
                       nvrtc=self.nvrtc)
+        cuda = finalize_line_markers(cuda, Path(self.p.bound.pre.path).stem + ".device.cu")
         modes = {id(k): self.plans[id(k)].mode for k in self.p.kernels}
         max_threads = {id(k): self.plans[id(k)].max_threads for k in self.p.kernels}
         return DeviceOutput(cuda, names, modes, self.remarks, tuple(self.global_names), max_threads,
@@ -330,6 +332,10 @@ def _local_declarations(body: c_ast.Node):
         todo.extend(reversed([child for _, child in node.children()]))
 
 
+def _c_string(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
 def _cxx_name(name: str) -> str:
     return f"{name}__c" if name in CXX_KEYWORDS else name
 
@@ -378,6 +384,7 @@ class _Emitter(CGen):
         self.in_global_memory: set[int] = set()  # of those, the ones kept in global memory
         self.called: set[str] = set()
         self.in_region = 0
+        self.last_line: tuple[str, int] | None = None  # the last `#line` this emitter wrote
 
     # -- entry points -----------------------------------------------------------
     def prototype(self, fn: c_ast.FuncDef, extern: bool = False) -> str:
@@ -527,6 +534,18 @@ class _Emitter(CGen):
 
     def _declare_private(self, sym: Symbol) -> str:
         return type_string(sym.type, _cxx_name(sym.name)) + ";"
+
+    def line_marker(self, n: c_ast.Node) -> str:
+        """`#line` before each statement of the user's code: nvcc's -lineinfo, compute-sanitizer
+        and the emulator's fault reports then name the user's file and line."""
+        c = getattr(n, "coord", None)
+        if c is None or isinstance(n, OmpConstruct):
+            return ""
+        where = self.g.p.bound.pre.user_coord(c.line, c.column)
+        if where.file in self.g.p.bound.pre.system_files or (where.file, where.line) == self.last_line:
+            return ""
+        self.last_line = (where.file, where.line)
+        return f'#line {where.line} "{_c_string(where.file)}"\n'
 
     # -- scopes ---------------------------------------------------------------------
     def visit_Compound(self, n):

@@ -83,9 +83,10 @@
 #if defined(__x86_64__) && !defined(OMPGPU_EMU_UCONTEXT)
 #define OMPGPU_EMU_ASM_SWITCH 1
 #else
-#include <ucontext.h>
 #define OMPGPU_EMU_ASM_SWITCH 0
 #endif
+#include <dlfcn.h>     // dladdr: the module of a faulting instruction
+#include <ucontext.h>  // the faulting instruction's address
 
 // ---------------------------------------------------------------------------------------
 // CUDA keywords
@@ -579,6 +580,40 @@ inline Str where() {
 }
 
 // ----- fault handler: fiber stack overflow, bad accesses inside kernels --------------------
+// The user's source line of the faulting instruction, as compute-sanitizer names it: the
+// generated device code carries `#line` markers for the user's statements and the emulator
+// compiles it with line tables (-g1), so addr2line maps the program counter back. Frames of
+// the runtime's own headers (inlined into the kernel) are skipped: the user's statement is
+// the nearest enclosing one. Empty when addr2line or the line tables are missing.
+inline Str source_of_fault(void *uctx) {
+#if defined(__x86_64__)
+  const uintptr_t pc = (uintptr_t)((ucontext_t *)uctx)->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+  const uintptr_t pc = (uintptr_t)((ucontext_t *)uctx)->uc_mcontext.pc;
+#else
+  const uintptr_t pc = 0;
+#endif
+  Dl_info info;
+  if (pc == 0 || dladdr((void *)pc, &info) == 0 || info.dli_fname == nullptr) return strf("%s", "");
+  char cmd[1200];
+  snprintf(cmd, sizeof cmd, "addr2line -i -e '%s' 0x%lx 2>/dev/null", info.dli_fname,
+           (unsigned long)(pc - (uintptr_t)info.dli_fbase));
+  FILE *p = popen(cmd, "r");
+  if (!p) return strf("%s", "");
+  char line[600], best[600] = "";
+  while (fgets(line, sizeof line, p)) {
+    line[strcspn(line, "\n")] = 0;
+    if (line[0] == '?' || strstr(line, ".cuh:") || strstr(line, "cuda_emu.h:") || strstr(line, "/include/")) continue;
+    snprintf(best, sizeof best, "%s", line);
+    break;
+  }
+  pclose(p);
+  if (!best[0]) return strf("%s", "");
+  char *disc = strstr(best, " (discriminator");
+  if (disc) *disc = 0;
+  return strf("\n  at %s (the statement running when the fault happened)", best);
+}
+
 inline struct sigaction &old_segv() { static struct sigaction a; return a; }
 inline struct sigaction &old_fpe() { static struct sigaction a; return a; }
 
@@ -596,11 +631,12 @@ inline void fault_handler(int sig, siginfo_t *si, void *uctx) {
                    "bytes; set OMPGPU_EMU_STACK to more)\n",
                    fmt_block(e->block).c_str(), idx, e->L ? e->L->name : "?", e->stack);
     } else if (sig == SIGSEGV) {
-      n = snprintf(buf, sizeof buf, "ompgpu-emu: illegal memory access at address %p%s\n", (void *)a,
-                   where().c_str());
+      n = snprintf(buf, sizeof buf, "ompgpu-emu: illegal memory access at address %p%s%s\n", (void *)a,
+                   where().c_str(), source_of_fault(uctx).c_str());
     } else {
-      n = snprintf(buf, sizeof buf, "ompgpu-emu: arithmetic exception (%s)%s\n",
-                   si->si_code == FPE_INTDIV ? "integer division by zero" : "SIGFPE", where().c_str());
+      n = snprintf(buf, sizeof buf, "ompgpu-emu: arithmetic exception (%s)%s%s\n",
+                   si->si_code == FPE_INTDIV ? "integer division by zero" : "SIGFPE", where().c_str(),
+                   source_of_fault(uctx).c_str());
     }
     if (!claim_report()) {
       for (;;) pause();
