@@ -278,6 +278,24 @@ def _by_value_type(t: c_ast.Node, name: str, coord: SourceCoord) -> str:
     return type_string(t)
 
 
+def _unqualified(t: c_ast.Node) -> c_ast.Node:
+    """t without const/volatile on the object itself (an array's elements included; what a
+    pointer points to keeps its qualifiers)."""
+    t = copy.deepcopy(t)
+    node = t
+    while True:
+        if isinstance(node, c_ast.PtrDecl):
+            node.quals = [q for q in node.quals if q not in ("const", "volatile")]
+            break
+        if isinstance(node, c_ast.TypeDecl):
+            node.quals = [q for q in node.quals if q not in ("const", "volatile")]
+            break
+        if not isinstance(node, c_ast.ArrayDecl):
+            break
+        node = node.type
+    return t
+
+
 def _has_body(n: c_ast.Node) -> bool:
     return (n.values if isinstance(n, c_ast.Enum) else n.decls) is not None
 
@@ -518,8 +536,9 @@ class _Emitter(CGen):
                     continue
                 name = _cxx_name(item.name)
                 t = resolve_typedef(sym.type, self.env)
-                copies.append(render("privatize.j2", kind=c.kind, name=name, type=type_string(sym.type),
-                                     decl=type_string(sym.type, name + "__priv"), array=is_array(t),
+                own = _unqualified(sym.type)  # the copy is written once, so it cannot be const
+                copies.append(render("privatize.j2", kind=c.kind, name=name, type=type_string(own),
+                                     decl=type_string(own, name + "__priv"), array=is_array(t),
                                      on_stack=self.master and not self.spmd and self.in_region == 0))
         if not copies:
             return text
