@@ -403,6 +403,9 @@ class _Emitter(CGen):
         self.called: set[str] = set()
         self.in_region = 0
         self.last_line: tuple[str, int] | None = None  # the last `#line` this emitter wrote
+        # Names shared in the enclosing context (a task writing one writes the original): what
+        # the enclosing parallel region shares.
+        self.task_shared: set[str] = set()
 
     # -- entry points -----------------------------------------------------------
     def prototype(self, fn: c_ast.FuncDef, extern: bool = False) -> str:
@@ -434,6 +437,9 @@ class _Emitter(CGen):
     def kernel(self, k: Kernel, kname: str) -> dict:
         note_location(k.coord)
         body = k.body
+        # In a target region's serial code, the initial task's variables (mapped ones too) are
+        # not shared by a team: a task that writes one gets a firstprivate copy (as gcc does).
+        self.task_shared = set()
         self.env = kernel_scope(k)
         # In SPMD mode no serial local is shared with a region (the plan checked it): nothing
         # goes on the soft stack, every thread keeps its own copy of the serial code's locals.
@@ -523,26 +529,68 @@ class _Emitter(CGen):
                 return sym
         return found
 
+    # ---- tasks ------------------------------------------------------------------------------
+    def _task(self, n: OmpConstruct) -> str:
+        """Tasks in device code run undeferred: the encountering thread executes the task (or,
+        for taskloop, every iteration in order) at once, which OpenMP allows (an included
+        task); `depend` is then satisfied by program order, and taskwait/taskgroup wait for
+        nothing. The data environment is the task's: private and firstprivate copies,
+        explicit or by OpenMP's default rules (a variable the task writes that is not shared
+        in the enclosing context is firstprivate)."""
+        d = n.directive
+        for c in d.clauses:
+            if c.kind in ("detach", "in_reduction", "task_reduction", "affinity"):
+                raise UnsupportedError(f"'{c.kind}' on '#pragma omp {d.name}' in device code is not supported yet", c.coord)
+        if d.leaves[0] == "taskgroup":
+            return self._stmt_text(n.body)
+        # (a reduction item of taskloop is combined into the original: not copied here)
+        explicit = {item.name: c.kind for c in d.clauses
+                    if c.kind in ("private", "firstprivate", "shared", "lastprivate", "reduction") for item in c.items}
+        default = next((c.value for c in d.clauses if c.kind == "default"), None)
+        loop_vars: tuple[str, ...] = ()
+        if d.leaves[0] == "taskloop":
+            loop_vars = loop_var_names(n.body, collapse_depth(d))
+        uses = region_uses(n.body, self.env)
+        copies = {name: "private" for name in loop_vars}
+        for sym in uses.order:
+            kind = explicit.get(sym.name)
+            if kind in ("private", "firstprivate"):
+                copies[sym.name] = kind
+            elif kind is None and sym.name not in copies and sym in uses.written and not sym.is_global and \
+                    default != "shared" and sym.name not in self.task_shared:
+                copies[sym.name] = "firstprivate"
+        for item_name, kind in explicit.items():  # listed but not used in the body
+            if kind in ("private", "firstprivate") and item_name not in copies and self.env.lookup(item_name) is not None:
+                copies[item_name] = kind
+        text = self._stmt_text(n.body)
+        if d.leaves[0] == "taskloop":
+            reds = self._reductions(d)
+            if reds:  # every iteration on this thread: one private copy, combined atomically
+                text = render("reduction_scope.j2", reds=reds, body=text, barrier=False, team_size="1u")
+        return self._privatize_names(copies, text)
+
     def _privatize(self, d: Directive, text: str) -> str:
         """`text` (the code of a teams or distribute construct) in a scope where the construct's
         private and firstprivate variables are the team's own copies."""
-        copies = []
-        for c in d.clauses:
-            if c.kind not in ("private", "firstprivate"):
+        return self._privatize_names({item.name: c.kind for c in d.clauses if c.kind in ("private", "firstprivate")
+                                      for item in c.items if item.is_plain}, text)
+
+    def _privatize_names(self, copies: dict[str, str], text: str) -> str:
+        """`text` in a scope where each named variable is a private or firstprivate copy."""
+        decls = []
+        for name_in_c, kind in copies.items():
+            sym = self._declared(name_in_c)
+            if sym is None:
                 continue
-            for item in c.items:
-                sym = self._declared(item.name)
-                if sym is None or not item.is_plain:
-                    continue
-                name = _cxx_name(item.name)
-                t = resolve_typedef(sym.type, self.env)
-                own = _unqualified(sym.type)  # the copy is written once, so it cannot be const
-                copies.append(render("privatize.j2", kind=c.kind, name=name, type=type_string(own),
-                                     decl=type_string(own, name + "__priv"), array=is_array(t),
-                                     on_stack=self.master and not self.spmd and self.in_region == 0))
-        if not copies:
+            name = _cxx_name(name_in_c)
+            t = resolve_typedef(sym.type, self.env)
+            own = _unqualified(sym.type)  # the copy is written once, so it cannot be const
+            decls.append(render("privatize.j2", kind=kind, name=name, type=type_string(own),
+                                decl=type_string(own, name + "__priv"), array=is_array(t),
+                                on_stack=self.master and not self.spmd and self.in_region == 0))
+        if not decls:
             return text
-        return "{\n" + "".join(copies) + text + "}\n"
+        return "{\n" + "".join(decls) + text + "}\n"
 
     def _lastprivate(self, name: str) -> dict:
         """A lastprivate variable for loop.j2: an array's private copy has its declared type
@@ -685,6 +733,8 @@ class _Emitter(CGen):
             return render("stmt.j2", kind="barrier", team_size=self.team_size)
         if leaf == "flush":
             return render("stmt.j2", kind="flush")
+        if leaf in ("task", "taskloop", "taskgroup"):
+            return self._task(n)
         if leaf in ("taskwait", "taskyield"):
             return render("stmt.j2", kind="nothing", what=d.name)
         if leaf == "single":
@@ -769,6 +819,7 @@ class _Emitter(CGen):
         sub = _Emitter(self.g, self.owner, self.env, master=False, plan=self.plan)
         sub.in_region = 1
         sub.team_size = self._known_team_size(d)
+        sub.task_shared = {sym.name for sym in sharing.by_pointer}
         sub.called = self.called
         if inner is not None:
             body_text = sub._inner(OmpConstruct(inner, n.body, n.coord), range_from)

@@ -23,8 +23,7 @@ from ompgpu.parser.directives import Directive, ListItem
 
 HOST_DATA_CONSTRUCTS = frozenset({"target data", "target enter data", "target exit data", "target update"})
 DEVICE_UNSUPPORTED = {
-    "task": "'task' inside a target region", "taskloop": "'taskloop' inside a target region",
-    "taskgroup": "'taskgroup' inside a target region", "ordered": "'ordered' inside a target region",
+    "ordered": "'ordered' inside a target region",
     "cancel": "'cancel' inside a target region", "cancellation point": "'cancellation point' inside a target region",
     "scan": "'scan' inside a target region", "threadprivate": "'threadprivate' inside a target region",
 }
