@@ -473,7 +473,7 @@ class _Emitter(CGen):
         if k.teams is not None and not _combined_with_parallel(k):
             reds = self._reductions(k.teams)
             if reds:
-                text = render("reduction_scope.j2", reds=reds, body=text, barrier=False, team_size=self.team_size)
+                text = render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=False, team_size=self.team_size)
         return {"name": kname, "coord": k.coord, "params": params, "aliases": aliases, "promotions": promotions,
                 "privates": privates, "body": text, "max_threads": self.plan.max_threads, "plan": self.plan,
                 "mode": self.plan.mode, "lean": self.plan.lean, "combined": self.plan.combined}
@@ -494,7 +494,8 @@ class _Emitter(CGen):
                     raise UnsupportedError(f"reduction over the struct member '{item.text}' is not supported yet", item.coord)
                 if not item.sections:
                     if t is not None and is_array(t):
-                        entry.update(kind="array", private_decl=type_string(sym.type, name + "__priv"))
+                        entry.update(kind="array", private_decl=type_string(sym.type, name + "__priv"),
+                                     private_type=type_string(sym.type))
                     out.append(entry)
                     continue
                 if len(item.sections) > 1 or not item.sections[0].is_range:
@@ -512,6 +513,11 @@ class _Emitter(CGen):
                 entry.update(kind="section", lower=lower, length=length, constant_length=int_constant(length))
                 out.append(entry)
         return out
+
+    def _on_master_stack(self) -> bool:
+        """Whether code here runs on a generic kernel's master, whose locals a parallel region
+        cannot reach (they must live on the soft stack to be shared)."""
+        return self.master and not self.spmd and self.in_region == 0
 
     def _declared(self, name: str) -> Symbol | None:
         """The symbol of `name` with its type as declared: a kernel sees a captured array as a
@@ -566,7 +572,7 @@ class _Emitter(CGen):
         if d.leaves[0] == "taskloop":
             reds = self._reductions(d)
             if reds:  # every iteration on this thread: one private copy, combined atomically
-                text = render("reduction_scope.j2", reds=reds, body=text, barrier=False, team_size="1u")
+                text = render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=False, team_size="1u")
         return self._privatize_names(copies, text)
 
     def _privatize(self, d: Directive, text: str) -> str:
@@ -738,7 +744,7 @@ class _Emitter(CGen):
         if leaf in ("taskwait", "taskyield"):
             return render("stmt.j2", kind="nothing", what=d.name)
         if leaf == "single":
-            return render("stmt.j2", kind="single", body=self._stmt_text(n.body), nowait=d.has("nowait"))
+            return render("stmt.j2", kind="single", body=self._privatize(d, self._stmt_text(n.body)), nowait=d.has("nowait"))
         if leaf in ("master", "masked"):
             c = d.clause("filter")
             return render("stmt.j2", kind="master", body=self._stmt_text(n.body), filter=c.expr.text if c else "0")
@@ -827,7 +833,7 @@ class _Emitter(CGen):
             body_text = sub._stmt_text(n.body)
         reds = self._reductions(d) if sharing.reductions else []
         if reds:
-            body_text = render("reduction_scope.j2", reds=reds, body=body_text, barrier=False, team_size=sub.team_size)
+            body_text = render("reduction_scope.j2", reds=reds, on_stack=sub._on_master_stack(), body=body_text, barrier=False, team_size=sub.team_size)
         wf_body = render("workfn_body.j2", pack=pack, unpack=unpack, privates=privates, body=body_text)
         self.g.workfns.append(WorkFunction(wid, wname, pack, fields, wf_body, self.owner))
         self.g.regions_of.setdefault(self.owner, set()).add(wid)
@@ -946,8 +952,10 @@ class _Emitter(CGen):
         reds = [] if combined else self._reductions(d)
         text = self._loop_code(d, n.body, kind, chunk, range_from, lastp, d.has("nowait"), barrier=not reds)
         if reds:
-            text = render("reduction_scope.j2", reds=reds, body=text, barrier=not d.has("nowait"), team_size=self.team_size)
-        return text
+            text = render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=not d.has("nowait"), team_size=self.team_size)
+        # private/firstprivate of a `for` inside a parallel region: each thread's own copy (a
+        # `parallel for` has them made by the region already)
+        return text if combined else self._privatize(d, text)
 
     def _distribute(self, n: OmpConstruct) -> str:
         d = n.directive
@@ -982,7 +990,7 @@ class _Emitter(CGen):
                 secs.append(self._stmt_text(it.body))
             else:
                 secs.append(self._stmt_text(it))
-        return render("stmt.j2", kind="sections", sections=secs, nowait=d.has("nowait"))
+        return self._privatize(d, render("stmt.j2", kind="sections", sections=secs, nowait=d.has("nowait")))
 
     def _atomic(self, n: OmpConstruct) -> str:
         d = n.directive

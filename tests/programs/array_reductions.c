@@ -71,11 +71,15 @@ int main(void) {
   /* teams-level array reduction with a nested parallel for reduction, and a region inside target */
   int team_sum[4] = {0, 0, 0, 0};
   int inner[2] = {0, 0};
-#pragma omp target teams num_teams(4) reduction(+: team_sum) map(tofrom: team_sum)
+  long team_scalar = 0;
+#pragma omp target teams num_teams(4) reduction(+: team_sum, team_scalar) map(tofrom: team_sum, team_scalar)
   {
     int t = omp_get_team_num() % 4;
-#pragma omp parallel for reduction(+: team_sum[0:4])
-    for (int i = 0; i < 100; i++) team_sum[(t + i) % 4] += 1;
+#pragma omp parallel for reduction(+: team_sum[0:4], team_scalar)
+    for (int i = 0; i < 100; i++) {
+      team_sum[(t + i) % 4] += 1;
+      team_scalar += 2;
+    }
   }
 #pragma omp target map(tofrom: inner)
   {
@@ -89,7 +93,8 @@ int main(void) {
   int teams_total = team_sum[0] + team_sum[1] + team_sum[2] + team_sum[3];
   printf("teams total %d (a multiple of 100: %s) inner %d %d\n", teams_total % 100 == 0 ? 100 : teams_total,
          teams_total % 100 == 0 && teams_total > 0 ? "yes" : "no", inner[0], inner[1]);
-  ok = ok && teams_total % 100 == 0 && teams_total > 0 && inner[0] == 100 && inner[1] == 1225;
+  ok = ok && teams_total % 100 == 0 && teams_total > 0 && inner[0] == 100 && inner[1] == 1225 &&
+       team_scalar == 2 * teams_total;
   free(p);
   printf("%s\n", ok ? "PASS" : "FAIL");
   return 0;

@@ -71,12 +71,45 @@ int main(void) {
     {
 #pragma omp for firstprivate(base)
       for (int i = 0; i < 8; i++) {
-        base[0] += 1;
-        out[32 + i] = base[1];
+        base[0] += 1;       /* this thread's copy */
+        out[32 + i] = base[1] + 10 * (base[0] > 5 + 8); /* never more than 8 increments per copy */
       }
     }
   }
   for (int i = 0; i < 8; i++) pf_ok = pf_ok && out[32 + i] == 6;
+  /* private and firstprivate scalars of a for, single and sections inside a region */
+  int tmp = -5, seen_tmp = 0, sec_sum = 0, single_val = 0;
+#pragma omp target map(tofrom: tmp, seen_tmp, sec_sum, single_val)
+  {
+#pragma omp parallel num_threads(4) shared(tmp)
+    {
+#pragma omp for private(tmp) reduction(+: seen_tmp)
+      for (int i = 0; i < 16; i++) {
+        tmp = i * 3;
+        seen_tmp += (tmp == i * 3);
+      }
+#pragma omp single firstprivate(tmp)
+      {
+        tmp += 100;
+        single_val = tmp;
+      }
+#pragma omp sections firstprivate(tmp) reduction(+: sec_sum)
+      {
+#pragma omp section
+        {
+          tmp += 1;
+          sec_sum += tmp;
+        }
+#pragma omp section
+        {
+          tmp += 2;
+          sec_sum += tmp;
+        }
+      }
+    }
+  }
+  printf("for/single/sections: tmp %d seen %d single %d sections %d\n", tmp, seen_tmp, single_val, sec_sum);
+  pf_ok = pf_ok && tmp == -5 && seen_tmp == 16 && single_val == 95 && sec_sum == -4 + -3;
   printf("parallel for / for: %s, host tbl %d %d %d grid %d\n", pf_ok ? "private copies" : "BAD", tbl[0], tbl[1], tbl[2],
          grid[1][2]);
   ok = ok && pf_ok && tbl[0] == 7 && grid[1][2] == 6;

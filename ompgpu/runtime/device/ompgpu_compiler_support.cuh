@@ -55,7 +55,11 @@ static __device__ __forceinline__ void ompgpu_run_serialized(void (*fn)(const vo
   ompgpu::serialized_end();
 }
 
-// Private copy of an array-section reduction whose length is known only at run time.
+// Private copy of an array-section reduction whose length is known only at run time: a local
+// array of this many elements, else the device heap (small, and shared by every thread).
+#ifndef OMPGPU_LOCAL_REDUCTION_ELEMENTS
+#define OMPGPU_LOCAL_REDUCTION_ELEMENTS 64
+#endif
 static __device__ __forceinline__ void *ompgpu_reduction_buffer(unsigned long long bytes) {
   void *p = malloc(bytes ? bytes : 1);
   if (p == nullptr) ompgpu::detail::fail_misuse("out of device heap for the private copy of an array-section reduction");
