@@ -406,6 +406,9 @@ class _Emitter(CGen):
         # Names shared in the enclosing context (a task writing one writes the original): what
         # the enclosing parallel region shares.
         self.task_shared: set[str] = set()
+        # The combined loop of an SPMD `distribute parallel for` whose iterations the whole grid
+        # shares (see _distribute): every team gets the whole range, the loop deals it out.
+        self.grid_loop = False
 
     # -- entry points -----------------------------------------------------------
     def prototype(self, fn: c_ast.FuncDef, extern: bool = False) -> str:
@@ -783,7 +786,8 @@ class _Emitter(CGen):
         return self._outline(n, sharing, inner=(dataclasses.replace(d, name=" ".join(rest)) if rest else None))
 
     def _outline(self, n: OmpConstruct, sharing: Sharing, inner: Directive | None,
-                 extra_values: tuple[tuple[str, str, str], ...] = (), range_from: tuple[str, str] | None = None) -> str:
+                 extra_values: tuple[tuple[str, str, str], ...] = (), range_from: tuple[str, str] | None = None,
+                 grid_loop: bool = False) -> str:
         """Outline a parallel region into a work function; return the fork site."""
         d = n.directive
         self.g.next_workfn_id += 1
@@ -826,6 +830,7 @@ class _Emitter(CGen):
         sub.in_region = 1
         sub.team_size = self._known_team_size(d)
         sub.task_shared = {sym.name for sym in sharing.by_pointer}
+        sub.grid_loop = grid_loop
         sub.called = self.called
         if inner is not None:
             body_text = sub._inner(OmpConstruct(inner, n.body, n.coord), range_from)
@@ -945,6 +950,8 @@ class _Emitter(CGen):
 
     def _workshare_for(self, n: OmpConstruct, d: Directive, range_from=None, combined: bool = False) -> str:
         kind, chunk = self._schedule(d)
+        if combined and self.grid_loop:
+            kind, chunk = "grid", None
         if d.has("ordered"):
             raise UnsupportedError("'ordered' loops on the device are not supported yet", d.coord)
         lastp = [item.name for c in d.clauses if c.kind == "lastprivate" for item in c.items]
@@ -971,24 +978,22 @@ class _Emitter(CGen):
             raise UnsupportedError(f"'#pragma omp {d.name}' is not supported yet", d.coord)
         # distribute parallel for: this team's block of iterations, then a parallel for over it.
         loops = self._analyze_loops(d, n.body)
-        if dchunk is None and self.spmd and self._schedule(d) in (("static", None), ("static", "1")) \
-                and d.clause("num_threads") is None:
-            # schedule(static) without a chunk gives each thread one contiguous block of the
-            # team's iterations: a warp's accesses would lie a block apart. Without a
-            # dist_schedule the distribute schedule is ours to choose: chunks of one team's size,
-            # dealt round-robin to the teams, so that each thread's block is one iteration and
-            # consecutive threads take consecutive iterations (as clang does); the default
-            # schedule (static, 1) maps the same way. Only in SPMD kernels, where a chunk costs a
-            # direct call, not a fork. (H100, STREAM triad: 202 -> 2910 GB/s with
-            # schedule(static), bench/results/stream-h100-2026-11-25.txt.)
-            dchunk = "blockDim.x"
+        # schedule(static) without a chunk gives each thread one contiguous block of the team's
+        # iterations: a warp's accesses would lie a block apart. Without a dist_schedule the
+        # distribute schedule is ours to choose: chunks of c = min(team size, n / teams)
+        # iterations dealt round-robin to the teams, each thread one iteration of a chunk
+        # (consecutive threads, consecutive iterations; a grid-stride loop when n is large,
+        # every team busy when it is small). The default schedule (static, 1) maps the same
+        # way. One call of the region per team, not one per chunk. SPMD kernels only.
+        grid = dchunk is None and self.spmd and d.clause("num_threads") is None and \
+            self._schedule(d) in (("static", None), ("static", "1"))
         pf = OmpConstruct(dataclasses.replace(d, name=" ".join(rest)), n.body, n.coord)
         loop_vars = loop_var_names(n.body, collapse_depth(d))
         sharing = region_sharing(pf, n.body, self.env, loop_vars=loop_vars)
         fork = self._outline(pf, sharing, inner=dataclasses.replace(d, name=" ".join(rest[1:])),
                              extra_values=(("long long", "__dist_lo", "__dist_lo"), ("long long", "__dist_hi", "__dist_hi")),
-                             range_from=("__dist_lo", "__dist_hi"))
-        return render("distribute_fork.j2", loops=loops, chunk=dchunk, fork=fork)
+                             range_from=("__dist_lo", "__dist_hi"), grid_loop=grid)
+        return render("distribute_fork.j2", loops=loops, chunk=dchunk, fork=fork, whole=grid)
 
     # ---- misc constructs -------------------------------------------------------------------------
     def _sections(self, n: OmpConstruct) -> str:

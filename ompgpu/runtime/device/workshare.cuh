@@ -91,6 +91,12 @@ OMPGPU_DEV long long distribute_chunk_stride(long long chunk) {
 OMPGPU_DEV bool known_static_block(long long n, unsigned T, long long *lo, long long *hi) {
   return detail::block_range(n, threadIdx.x, T, lo, hi);
 }
+// distribute parallel for dealt out over the grid: the chunk is one team's worth of threads
+// when there are enough iterations, else n / teams (rounded up) so that every team has work.
+OMPGPU_DEV long long grid_chunk(long long n, unsigned T) {
+  const long long per_team = (n + (long long)gridDim.x - 1) / (long long)gridDim.x;
+  return per_team < (long long)T ? (per_team > 0 ? per_team : 1) : (long long)T;
+}
 OMPGPU_DEV long long known_static_chunk_first(long long chunk) {
   return (long long)threadIdx.x * detail::chunk_or_one(chunk);
 }
