@@ -980,11 +980,12 @@ class _Emitter(CGen):
         loops = self._analyze_loops(d, n.body)
         # schedule(static) without a chunk gives each thread one contiguous block of the team's
         # iterations: a warp's accesses would lie a block apart. Without a dist_schedule the
-        # distribute schedule is ours to choose: chunks of c = min(team size, n / teams)
-        # iterations dealt round-robin to the teams, each thread one iteration of a chunk
-        # (consecutive threads, consecutive iterations; a grid-stride loop when n is large,
-        # every team busy when it is small). The default schedule (static, 1) maps the same
-        # way. One call of the region per team, not one per chunk. SPMD kernels only.
+        # distribute schedule is ours to choose: with at least one iteration per thread of the
+        # grid, chunks of one team's size dealt round-robin to the teams, each thread one
+        # iteration of each chunk (a grid-stride loop: consecutive threads, consecutive
+        # iterations); with fewer, a block of n / teams per team, one iteration per thread
+        # (every team busy). The default schedule (static, 1) maps the same way. One call of
+        # the region per team. SPMD kernels only.
         grid = dchunk is None and self.spmd and d.clause("num_threads") is None and \
             self._schedule(d) in (("static", None), ("static", "1"))
         pf = OmpConstruct(dataclasses.replace(d, name=" ".join(rest)), n.body, n.coord)

@@ -91,11 +91,25 @@ OMPGPU_DEV long long distribute_chunk_stride(long long chunk) {
 OMPGPU_DEV bool known_static_block(long long n, unsigned T, long long *lo, long long *hi) {
   return detail::block_range(n, threadIdx.x, T, lo, hi);
 }
-// distribute parallel for dealt out over the grid: the chunk is one team's worth of threads
-// when there are enough iterations, else n / teams (rounded up) so that every team has work.
-OMPGPU_DEV long long grid_chunk(long long n, unsigned T) {
-  const long long per_team = (n + (long long)gridDim.x - 1) / (long long)gridDim.x;
-  return per_team < (long long)T ? (per_team > 0 ? per_team : 1) : (long long)T;
+// distribute parallel for over the grid, thread threadIdx.x of a team of T: the iterations
+// this thread runs are first, first + stride, ... below end. With at least one iteration per
+// thread of the grid, a grid-stride loop (consecutive threads of the grid, consecutive
+// iterations: each warp's accesses coalesce, all teams sweep the data together). With fewer,
+// each team a block of n / teams iterations, one per thread, so that every team (and as many
+// warps as possible) has work.
+OMPGPU_DEV void grid_loop_bounds(long long n, unsigned T, long long *first, long long *stride, long long *end) {
+  const long long grid = (long long)gridDim.x * (long long)T;
+  if (n >= grid) {
+    *first = (long long)blockIdx.x * T + threadIdx.x;
+    *stride = grid;
+    *end = n;
+    return;
+  }
+  long long lo, hi;
+  detail::block_range(n, blockIdx.x, gridDim.x, &lo, &hi);
+  *first = lo + (long long)threadIdx.x;
+  *stride = (long long)T;
+  *end = hi;
 }
 OMPGPU_DEV long long known_static_chunk_first(long long chunk) {
   return (long long)threadIdx.x * detail::chunk_or_one(chunk);
