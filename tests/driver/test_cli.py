@@ -76,9 +76,9 @@ def test_emit_cuda_writes_a_kernel(simple, tmp_path):
     assert main(["cc", "--emit-cuda", str(simple), "-o", str(out)]) == 0
     cu = out.read_text()
     assert '__global__ void __launch_bounds__(1024) __omp_offloading_main_l5(' in cu
-    # a flat kernel is lean SPMD: no master, no runtime init, a static chunk-1 loop on the block
+    # a flat kernel is lean SPMD: no master, no runtime init, the loop dealt out over the grid
     assert "kernel_init" not in cu and "worker_wait" not in cu
-    assert "ompgpu::known_static_chunk_first(" in cu and "ompgpu_reduce_known(" in cu
+    assert "ompgpu::grid_loop_bounds(" in cu and "ompgpu_reduce_known(" in cu
     out_g = tmp_path / "g.cu"
     assert main(["cc", "--emit-cuda", "--mode=generic", str(simple), "-o", str(out_g)]) == 0
     cu = out_g.read_text()
@@ -141,12 +141,12 @@ def test_offload_none_runs_on_the_host(simple, tmp_path):
 
 
 def test_unsupported_construct_is_an_error_not_wrong_code(tmp_path, capsys):
-    p = tmp_path / "task.c"
+    p = tmp_path / "cancel.c"
     p.write_text("int main(void) {\n  int x = 0;\n  #pragma omp target map(tofrom: x)\n  {\n"
-                 "    #pragma omp task\n    x++;\n  }\n  return x;\n}\n")
+                 "    #pragma omp parallel\n    {\n    #pragma omp cancel parallel\n    x++;\n    }\n  }\n  return x;\n}\n")
     assert main(["cc", "--emit-cuda", str(p), "-o", str(tmp_path / "t.cu")]) == 1
     err = capsys.readouterr().err
-    assert f"{p}:5:" in err and "'task' inside a target region is not supported" in err
+    assert f"{p}:7:" in err and "'cancel' inside a target region is not supported" in err
 
 
 def test_doctor_reports_tools(capsys):

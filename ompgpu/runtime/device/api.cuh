@@ -70,8 +70,25 @@ typedef enum omp_proc_bind_t {
 } omp_proc_bind_t;
 
 // Which device this is and how many there are: written once per device and translation unit
-// by the launch stub (launch.cuh) before the first kernel runs there.
+// by the launch stub before the first kernel runs there (ompgpu_set_device_identity).
 static __constant__ int ompgpu_device_identity[2];  // {device number, number of devices}
+
+#ifndef __CUDACC_RTC__
+// Host side: tells this translation unit's copy of ompgpu_device_identity on the current device
+// which device it is, once per device: omp_get_device_num() and friends read it. Several host
+// threads may race here on the first launch; they write the same values.
+static inline int ompgpu_set_device_identity(int device_num, int num_devices) {
+  enum { kTrackedDevices = 64 };
+  static volatile bool written[kTrackedDevices];
+  const bool tracked = device_num >= 0 && device_num < kTrackedDevices;
+  if (tracked && written[device_num]) return 0;
+  const int identity[2] = {device_num, num_devices};
+  const cudaError_t err = cudaMemcpyToSymbol(ompgpu_device_identity, identity, sizeof identity);
+  if (err == cudaSuccess && tracked) written[device_num] = true;
+  return (int)err;
+}
+#endif
+
 
 namespace ompgpu {
 namespace detail {

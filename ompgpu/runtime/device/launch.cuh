@@ -19,20 +19,4 @@ static __device__ __forceinline__ char *ompgpu_dynamic_shared_base() {
 
 #endif  // !OMPGPU_EMU
 
-#ifndef __CUDACC_RTC__
-// Tells this translation unit's copy of ompgpu_device_identity (api.cuh) on the current device
-// which device it is, once per device: omp_get_device_num() and friends read it. Several host
-// threads may race here on the first launch; they write the same values.
-static inline int ompgpu_set_device_identity(int device_num, int num_devices) {
-  enum { kTrackedDevices = 64 };
-  static volatile bool written[kTrackedDevices];
-  const bool tracked = device_num >= 0 && device_num < kTrackedDevices;
-  if (tracked && written[device_num]) return 0;
-  const int identity[2] = {device_num, num_devices};
-  const cudaError_t err = cudaMemcpyToSymbol(ompgpu_device_identity, identity, sizeof identity);
-  if (err == cudaSuccess && tracked) written[device_num] = true;
-  return (int)err;
-}
-#endif
-
 #endif  // OMPGPU_DEVICE_LAUNCH_CUH

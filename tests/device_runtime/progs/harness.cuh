@@ -106,7 +106,6 @@ struct DevBuf {
 static int expect_team_size(int block, int nt) {
   int nw = block - 32;
   int ts = (nt <= 0 || nt > nw) ? nw : nt;
-  if (ts >= 32) ts &= ~31;
   return ts;
 }
 

@@ -10,7 +10,6 @@
 __device__ int expect_ts_dev(int nt) {
   int nw = (int)blockDim.x - 32;
   int ts = (nt <= 0 || nt > nw) ? nw : nt;
-  if (ts >= 32) ts &= ~31;
   return ts;
 }
 
