@@ -984,10 +984,11 @@ class _Emitter(CGen):
         # grid, chunks of one team's size dealt round-robin to the teams, each thread one
         # iteration of each chunk (a grid-stride loop: consecutive threads, consecutive
         # iterations); with fewer, a block of n / teams per team, one iteration per thread
-        # (every team busy). The default schedule (static, 1) maps the same way. One call of
-        # the region per team. SPMD kernels only.
-        grid = dchunk is None and self.spmd and d.clause("num_threads") is None and \
-            self._schedule(d) in (("static", None), ("static", "1"))
+        # (every team busy). One call of the region per team. SPMD kernels only. (The default
+        # schedule keeps the team blocks with static,1 inside: mapping it the same way helped
+        # STREAM and transpose but slowed kmeans and gaussjordan, bench/results/appbench-h100-
+        # 2026-11-25-mapping-*.)
+        grid = dchunk is None and self.spmd and d.clause("num_threads") is None and self._schedule(d) == ("static", None)
         pf = OmpConstruct(dataclasses.replace(d, name=" ".join(rest)), n.body, n.coord)
         loop_vars = loop_var_names(n.body, collapse_depth(d))
         sharing = region_sharing(pf, n.body, self.env, loop_vars=loop_vars)

@@ -76,9 +76,9 @@ def test_emit_cuda_writes_a_kernel(simple, tmp_path):
     assert main(["cc", "--emit-cuda", str(simple), "-o", str(out)]) == 0
     cu = out.read_text()
     assert '__global__ void __launch_bounds__(1024) __omp_offloading_main_l5(' in cu
-    # a flat kernel is lean SPMD: no master, no runtime init, the loop dealt out over the grid
+    # a flat kernel is lean SPMD: no master, no runtime init, a static chunk-1 loop on the block
     assert "kernel_init" not in cu and "worker_wait" not in cu
-    assert "ompgpu::grid_loop_bounds(" in cu and "ompgpu_reduce_known(" in cu
+    assert "ompgpu::known_static_chunk_first(" in cu and "ompgpu_reduce_known(" in cu
     out_g = tmp_path / "g.cu"
     assert main(["cc", "--emit-cuda", "--mode=generic", str(simple), "-o", str(out_g)]) == 0
     cu = out_g.read_text()
@@ -154,3 +154,16 @@ def test_doctor_reports_tools(capsys):
     out = capsys.readouterr().out
     for label in ("nvcc:", "C compiler:", "GPU:", "cupy:"):
         assert label in out
+
+
+def test_schedule_static_is_dealt_out_over_the_grid(tmp_path):
+    """schedule(static) on an SPMD distribute parallel for: one iteration per thread and chunk
+    (coalesced), not one contiguous block per thread."""
+    src = tmp_path / "s.c"
+    src.write_text("int main(void) {\n  double a[1000];\n"
+                   "  #pragma omp target teams distribute parallel for schedule(static) map(from: a)\n"
+                   "  for (int i = 0; i < 1000; i++) a[i] = i;\n  return (int)a[5] - 5;\n}\n")
+    out = tmp_path / "s.cu"
+    assert main(["cc", "--emit-cuda", str(src), "-o", str(out)]) == 0
+    cu = out.read_text()
+    assert "ompgpu::grid_loop_bounds(" in cu and "known_static_block(" not in cu
