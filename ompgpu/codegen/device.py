@@ -881,7 +881,21 @@ class _Emitter(CGen):
         return self._distribute(OmpConstruct(dataclasses.replace(d, name="distribute parallel for"), n.body, n.coord))
 
     def _analyze_loops(self, d: Directive, body: c_ast.Node) -> list[_Loop]:
-        return [self._canonical(f, d) for f in loop_nest(body, collapse_depth(d))]
+        nest = loop_nest(body, collapse_depth(d))
+        loops = [self._canonical(f, d) for f in nest]
+        # A collapsed nest is dealt out as one iteration space computed before the loops run:
+        # an inner loop's bounds may not depend on an outer loop's variable (OpenMP 5.0's
+        # non-rectangular nests are not supported yet).
+        outer: set[str] = set()
+        for f, loop in zip(nest, loops):
+            used = {x.name for part in (f.init, f.cond, f.next) if part is not None
+                    for x in _walk_nodes(part) if isinstance(x, c_ast.ID)} - {loop.var}
+            dependent = sorted(used & outer)
+            if dependent:
+                raise UnsupportedError(f"collapse of a non-rectangular loop nest (the bounds of the loop over "
+                                       f"'{loop.var}' depend on '{dependent[0]}') is not supported yet", self._coord(f))
+            outer.add(loop.var)
+        return loops
 
     def _canonical(self, f: c_ast.For, d: Directive) -> _Loop:
         err = lambda why: UnsupportedError(f"loop of '#pragma omp {d.name}' is not in canonical form ({why})", self._coord(f))  # noqa: E731

@@ -167,3 +167,17 @@ def test_schedule_static_is_dealt_out_over_the_grid(tmp_path):
     assert main(["cc", "--emit-cuda", str(src), "-o", str(out)]) == 0
     cu = out.read_text()
     assert "ompgpu::grid_loop_bounds(" in cu and "known_static_block(" not in cu
+
+
+@pytest.mark.parametrize("inner", ["for (int j = i; j < 8; j++)", "for (int j = 0; j < i + 1; j++)",
+                                   "for (int j = 0; j < 8; j += i + 1)"])
+def test_non_rectangular_collapse_is_a_named_error(tmp_path, capsys, inner):
+    """OpenMP 5.0 allows collapsing loops whose bounds depend on an outer loop; ompgpu does not
+    yet, and says so instead of emitting code that cannot compile."""
+    src = tmp_path / "tri.c"
+    src.write_text("int main(void) {\n  int a[8][8];\n"
+                   "  #pragma omp target teams distribute parallel for collapse(2) map(from: a)\n"
+                   f"  for (int i = 0; i < 8; i++)\n    {inner}\n      a[i][j] = i + j;\n  return 0;\n}}\n")
+    assert main(["cc", "--emit-cuda", str(src), "-o", str(tmp_path / "tri.cu")]) == 1
+    err = capsys.readouterr().err
+    assert f"{src}:5:5: error: collapse of a non-rectangular loop nest (the bounds of the loop over 'j' depend on 'i')" in err
