@@ -17,7 +17,8 @@ def test_front_end_knows_every_routine_the_runtime_defines():
     for name in ("omp_get_max_active_levels", "omp_get_schedule", "omp_get_dynamic", "omp_get_nested",
                  "omp_get_cancellation", "omp_in_final", "omp_set_dynamic", "omp_get_supported_active_levels",
                  "omp_get_max_task_priority", "omp_get_initial_device", "omp_get_default_device",
-                 "omp_init_lock_with_hint", "omp_get_proc_bind"):
+                 "omp_init_lock_with_hint", "omp_get_proc_bind", "omp_alloc", "omp_aligned_alloc", "omp_calloc",
+                 "omp_realloc", "omp_free"):
         assert name in library.DEVICE_API, name
 
 
@@ -45,7 +46,8 @@ def _compile(tmp_path, body, capsys):
     ("omp_set_default_device(0);", "'omp_set_default_device' cannot be called in a target region"),
     ("x = omp_pause_resource_all(omp_pause_soft);", "'omp_pause_resource_all' cannot be called in a target region"),
     ("omp_display_affinity(0);", "'omp_display_affinity' cannot be called in a target region"),
-    ("x = omp_alloc(4, omp_default_mem_alloc) != 0;", "'omp_alloc' cannot be called in a target region: it is not supported"),
+    ("omp_set_default_allocator(omp_default_mem_alloc);",
+     "'omp_set_default_allocator' cannot be called in a target region: it is not supported"),
 ])
 def test_routines_not_allowed_on_the_device_are_named_errors(tmp_path, capsys, call, message):
     rc, err, src = _compile(tmp_path, call, capsys)

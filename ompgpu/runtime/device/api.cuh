@@ -69,6 +69,21 @@ typedef enum omp_proc_bind_t {
   omp_proc_bind_spread = 4,
 } omp_proc_bind_t;
 
+// The predefined memory allocators (the same values as the host's omp.h, so a handle passed
+// from the host means the same here).
+typedef enum omp_allocator_handle_t : unsigned long long {
+  omp_null_allocator = 0,
+  omp_default_mem_alloc = 1,
+  omp_large_cap_mem_alloc = 2,
+  omp_const_mem_alloc = 3,
+  omp_high_bw_mem_alloc = 4,
+  omp_low_lat_mem_alloc = 5,
+  omp_cgroup_mem_alloc = 6,
+  omp_pteam_mem_alloc = 7,
+  omp_thread_mem_alloc = 8,
+  __omp_allocator_handle_t_max__ = ~0ull
+} omp_allocator_handle_t;
+
 // Which device this is and how many there are: written once per device and translation unit
 // by the launch stub before the first kernel runs there (ompgpu_set_device_identity).
 static __constant__ int ompgpu_device_identity[2];  // {device number, number of devices}
@@ -197,6 +212,62 @@ OMPGPU_API(uniform) int omp_get_default_device(void) { return ompgpu_device_iden
 // %globaltimer: nanoseconds (updated about every microsecond on recent GPUs).
 OMPGPU_API(varying) double omp_get_wtime(void) { return (double)ompgpu::globaltimer_ns() * 1.0e-9; }
 OMPGPU_API(uniform) double omp_get_wtick(void) { return 1.0e-6; }
+
+// ---- memory allocators ---------------------------------------------------------------------
+// Every predefined allocator takes its memory from the device heap: all threads can reach it,
+// which satisfies each allocator's access trait (thread, pteam, cgroup), and the fallback of
+// the predefined allocators ends in NULL when the heap is exhausted. A header before each
+// block keeps the start of the heap allocation and the size (omp_free, omp_realloc).
+namespace ompgpu {
+namespace detail {
+struct AllocHeader {
+  void *base;
+  unsigned long long size;
+};
+OMPGPU_DEV void *allocate(unsigned long long alignment, unsigned long long size, bool zero) {
+  if (size == 0) return nullptr;
+  if (alignment < sizeof(AllocHeader)) alignment = sizeof(AllocHeader);
+  if ((alignment & (alignment - 1)) != 0) return nullptr;  // not a power of two
+  char *base = (char *)malloc(size + alignment + sizeof(AllocHeader));
+  if (base == nullptr) return nullptr;
+  unsigned long long at = ((unsigned long long)(base + sizeof(AllocHeader)) + alignment - 1) & ~(alignment - 1);
+  AllocHeader *h = (AllocHeader *)at - 1;
+  h->base = base;
+  h->size = size;
+  if (zero) memset((void *)at, 0, size);
+  return (void *)at;
+}
+}  // namespace detail
+}  // namespace ompgpu
+
+OMPGPU_API(memory) void *omp_alloc(size_t size, omp_allocator_handle_t) {
+  return ompgpu::detail::allocate(16, size, false);
+}
+OMPGPU_API(memory) void *omp_aligned_alloc(size_t alignment, size_t size, omp_allocator_handle_t) {
+  return ompgpu::detail::allocate(alignment, size, false);
+}
+OMPGPU_API(memory) void *omp_calloc(size_t nmemb, size_t size, omp_allocator_handle_t) {
+  return ompgpu::detail::allocate(16, (unsigned long long)nmemb * size, true);
+}
+OMPGPU_API(memory) void *omp_aligned_calloc(size_t alignment, size_t nmemb, size_t size, omp_allocator_handle_t) {
+  return ompgpu::detail::allocate(alignment, (unsigned long long)nmemb * size, true);
+}
+OMPGPU_API(memory) void omp_free(void *ptr, omp_allocator_handle_t) {
+  if (ptr != nullptr) free(((ompgpu::detail::AllocHeader *)ptr - 1)->base);
+}
+OMPGPU_API(memory) void *omp_realloc(void *ptr, size_t size, omp_allocator_handle_t, omp_allocator_handle_t) {
+  if (size == 0) {
+    if (ptr != nullptr) free(((ompgpu::detail::AllocHeader *)ptr - 1)->base);
+    return nullptr;
+  }
+  void *fresh = ompgpu::detail::allocate(16, size, false);
+  if (fresh != nullptr && ptr != nullptr) {
+    const unsigned long long old = ((ompgpu::detail::AllocHeader *)ptr - 1)->size;
+    memcpy(fresh, ptr, old < size ? old : size);
+    free(((ompgpu::detail::AllocHeader *)ptr - 1)->base);
+  }
+  return fresh;
+}
 
 // ---- locks --------------------------------------------------------------------------------
 OMPGPU_API(memory) void omp_init_lock(omp_lock_t *l) {
