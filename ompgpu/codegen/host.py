@@ -253,6 +253,11 @@ def _clause_spans(line: str, kinds: tuple[str, ...]) -> list[tuple[int, int, str
     return spans
 
 
+# The modifiers and map type before the ':' of a map clause (not a ':' of an array section).
+_MAP_PREFIX_RE = re.compile(r"\s*(?:(?:always|close|present|mapper\s*\([^)]*\)|iterator\s*\([^)]*\)|to|from|tofrom|"
+                            r"alloc|release|delete)\s*,?\s*)+:(?!:)")
+
+
 def _host_fallback(construct_text: str, d, in_task: bool) -> str:
     """The target construct's own text as the host fallback. libgomp must run it on the
     host whatever its device clause, default device or OMP_TARGET_OFFLOAD say (ompgpu
@@ -261,9 +266,19 @@ def _host_fallback(construct_text: str, d, in_task: bool) -> str:
     target task the construct's nowait and depend are done by the task."""
     nl = construct_text.find("\n")
     line, rest = (construct_text, "") if nl < 0 else (construct_text[:nl], construct_text[nl:])
-    kinds = ("if", "nowait", "depend") if in_task else ("if",)
+    kinds = ("if", "map", "nowait", "depend") if in_task else ("if", "map")
     out, pos, extra = [], 0, []
     for start, end, kind, arg in _clause_spans(line, kinds):
+        if kind == "map":
+            # The `present` modifier (OpenMP 5.1) holds on the host by definition, and the host
+            # compiler may not know it (gcc 12 rejects it): the fallback's map leaves it out.
+            head, colon, items = arg.rpartition(":") if _MAP_PREFIX_RE.match(arg) else ("", "", arg)
+            if "present" in head.split(",") or re.search(r"\bpresent\b", head):
+                words = [w.strip() for w in re.split(r"[,\s]+", head) if w.strip() and w.strip() != "present"]
+                arg = (", ".join(words) + ": " if words else "") + items.strip()
+            out.append(line[pos:start] + f"map({arg})")
+            pos = end
+            continue
         if kind == "if":
             modifier, _, expr = arg.partition(":") if re.match(r"\s*[a-z ]+:(?!:)", arg) else ("", "", arg)
             modifier = modifier.strip()
