@@ -29,11 +29,16 @@ def finalize_line_markers(text: str, generated_name: str) -> str:
         return text
     lines = text.split("\n")
     resume = LINE_MARKER_END.rstrip("\n")
-    quoted = generated_name.replace("\\", "\\\\").replace('"', '\\"')
     for i, line in enumerate(lines):
         if line == resume:
-            lines[i] = f'#line {i + 2} "{quoted}"'
+            lines[i] = line_directive(i + 2, generated_name)
     return "\n".join(lines)
+
+
+def line_directive(line: int, file: str) -> str:
+    """`#line LINE "FILE"` (the file name quoted as a C string literal)."""
+    quoted = file.replace("\\", "\\\\").replace('"', '\\"')
+    return f'#line {line} "{quoted}"'
 
 
 class CPrinter(c_generator.CGenerator):

@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from pathlib import Path
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from pycparser import c_ast
 
 from ompgpu.analysis.library import DEVICE_LIBRARY, HOST_ONLY_API, OMP_DEVICE_API
 from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare, is_array, is_pointer, param_decls, region_uses,
                                      resolve_typedef)
-from ompgpu.codegen.cprint import CPrinter, finalize_line_markers
+from ompgpu.codegen.cprint import CPrinter, finalize_line_markers, line_directive
 from ompgpu.codegen.render import render
 from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError, note_location
 from ompgpu.outliner.outline import (DEVICE_UNSUPPORTED, Capture, Kernel, Program, Sharing, kernel_scope, region_sharing,
@@ -158,7 +158,7 @@ class _DeviceGen:
         seen: dict[str, tuple[str, SourceCoord, str | None]] = {}
 
         def add(node: c_ast.Node, keys: list[str], text: str, anonymous: c_ast.Node | None = None) -> None:
-            coord = self._coord_of(node)
+            coord = self.user_coord(node)
             tag = _anonymous_tag(anonymous) if anonymous is not None else None
             same = text.replace(tag, "__ompgpu_anon") if tag else text  # compared without the made-up tag
             clashes = [(k, seen[k]) for k in keys if k in seen and seen[k][0] != same]
@@ -205,9 +205,12 @@ class _DeviceGen:
                     take(node, local=True)
         return out
 
-    def _coord_of(self, node: c_ast.Node) -> SourceCoord:
+    def user_coord(self, node: c_ast.Node) -> SourceCoord:
+        """Where a node of the AST stands in the user's source."""
         c = getattr(node, "coord", None)
-        return self.p.bound.pre.user_coord(c.line, c.column) if c is not None else SourceCoord(self.p.bound.pre.path, 1)
+        if c is None:
+            return SourceCoord(self.p.bound.pre.path, 1, 1)
+        return self.p.bound.pre.user_coord(c.line, c.column)
 
     def _device_globals(self) -> list[str]:
         gen = CGen()
@@ -283,16 +286,10 @@ def _unqualified(t: c_ast.Node) -> c_ast.Node:
     pointer points to keeps its qualifiers)."""
     t = copy.deepcopy(t)
     node = t
-    while True:
-        if isinstance(node, c_ast.PtrDecl):
-            node.quals = [q for q in node.quals if q not in ("const", "volatile")]
-            break
-        if isinstance(node, c_ast.TypeDecl):
-            node.quals = [q for q in node.quals if q not in ("const", "volatile")]
-            break
-        if not isinstance(node, c_ast.ArrayDecl):
-            break
+    while isinstance(node, c_ast.ArrayDecl):
         node = node.type
+    if isinstance(node, (c_ast.PtrDecl, c_ast.TypeDecl)):
+        node.quals = [q for q in node.quals if q not in ("const", "volatile")]
     return t
 
 
@@ -348,10 +345,6 @@ def _local_declarations(body: c_ast.Node):
             yield node
             continue
         todo.extend(reversed([child for _, child in node.children()]))
-
-
-def _c_string(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _cxx_name(name: str) -> str:
@@ -596,7 +589,7 @@ class _Emitter(CGen):
             own = _unqualified(sym.type)  # the copy is written once, so it cannot be const
             decls.append(render("privatize.j2", kind=kind, name=name, type=type_string(own),
                                 decl=type_string(own, name + "__priv"), array=is_array(t),
-                                on_stack=self.master and not self.spmd and self.in_region == 0))
+                                on_stack=self._on_master_stack()))
         if not decls:
             return text
         return "{\n" + "".join(decls) + text + "}\n"
@@ -621,7 +614,7 @@ class _Emitter(CGen):
         if where.file in self.g.p.bound.pre.system_files or (where.file, where.line) == self.last_line:
             return ""
         self.last_line = (where.file, where.line)
-        return f'#line {where.line} "{_c_string(where.file)}"\n'
+        return line_directive(where.line, where.file) + "\n"
 
     # -- scopes ---------------------------------------------------------------------
     def visit_Compound(self, n):
@@ -708,10 +701,7 @@ class _Emitter(CGen):
 
     # -- OpenMP constructs ----------------------------------------------------------------
     def _coord(self, n) -> SourceCoord:
-        c = getattr(n, "coord", None)
-        if c is None:
-            return SourceCoord(self.g.p.bound.pre.path, 1, 1)
-        return self.g.p.bound.pre.user_coord(c.line, c.column)
+        return self.g.user_coord(n)
 
     def visit_OmpConstruct(self, n: OmpConstruct) -> str:
         d = n.directive

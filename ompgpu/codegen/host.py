@@ -272,8 +272,8 @@ def _host_fallback(construct_text: str, d, in_task: bool) -> str:
         if kind == "map":
             # The `present` modifier (OpenMP 5.1) holds on the host by definition, and the host
             # compiler may not know it (gcc 12 rejects it): the fallback's map leaves it out.
-            head, colon, items = arg.rpartition(":") if _MAP_PREFIX_RE.match(arg) else ("", "", arg)
-            if "present" in head.split(",") or re.search(r"\bpresent\b", head):
+            head, _, items = arg.rpartition(":") if _MAP_PREFIX_RE.match(arg) else ("", "", arg)
+            if re.search(r"\bpresent\b", head):
                 words = [w.strip() for w in re.split(r"[,\s]+", head) if w.strip() and w.strip() != "present"]
                 arg = (", ".join(words) + ": " if words else "") + items.strip()
             out.append(line[pos:start] + f"map({arg})")
