@@ -272,9 +272,10 @@ def _host_fallback(construct_text: str, d, in_task: bool) -> str:
         if kind == "map":
             # The `present` modifier (OpenMP 5.1) holds on the host by definition, and the host
             # compiler may not know it (gcc 12 rejects it): the fallback's map leaves it out.
-            head, _, items = arg.rpartition(":") if _MAP_PREFIX_RE.match(arg) else ("", "", arg)
+            prefix = _MAP_PREFIX_RE.match(arg)  # up to the modifiers' ':', not a section's
+            head, items = (arg[:prefix.end() - 1], arg[prefix.end():]) if prefix else ("", arg)
             if re.search(r"\bpresent\b", head):
-                words = [w.strip() for w in re.split(r"[,\s]+", head) if w.strip() and w.strip() != "present"]
+                words = [w for w in re.split(r"[,\s]+", head) if w and w != "present"]
                 arg = (", ".join(words) + ": " if words else "") + items.strip()
             out.append(line[pos:start] + f"map({arg})")
             pos = end

@@ -1,4 +1,4 @@
-/* covers: the present map-type modifier (OpenMP 5.1) on target constructs inside a target data region, alone and with always/close, on a combined construct; the host fallback (compiled by a host compiler that may not know the modifier) still builds */
+/* covers: the present map-type modifier (OpenMP 5.1) on target constructs inside a target data region, alone (on an array section too) and with always/close, on a combined construct; the host fallback (compiled by a host compiler that may not know the modifier) still builds */
 #include <stdio.h>
 
 int main(void) {
@@ -9,7 +9,7 @@ int main(void) {
   }
 #pragma omp target data map(tofrom: a, b)
   {
-#pragma omp target map(present, tofrom: a)
+#pragma omp target map(present, tofrom: a[0:8])
     for (int i = 0; i < 8; i++) a[i] += 10;
 #pragma omp target teams distribute parallel for map(present, close, to: a) map(present, from: b)
     for (int i = 0; i < 8; i++) b[i] = 2 * a[i];
