@@ -46,7 +46,30 @@ KERNELS: dict[str, tuple[list[str], list[str]]] = {
     "particlefilter": ([], ["2000"]),
     "btree": ([], ["100000", "300"]),
     "streamcluster": ([], ["3000"]),
+    # the flat kernels (issue 17): loops as users write them every day, one level of parallelism
+    "stream": ([], ["12"]),
+    "tiledtranspose": ([], ["64"]),
+    "stencil": ([], ["40"]),
+    "mclookup": ([], ["3000", "300"]),
+    "matmul": ([], ["64"]),
 }
+
+# the flat kernels' builds: variant -> the compiler flags that choose it (the CUDA version is
+# built with the same flags, so that it solves the same problem); every other kernel has a
+# nested and an SPMD version
+FLAT_VARIANTS: dict[str, dict[str, list[str]]] = {
+    "stream": {"devptr": [], "devptr_static": ["-DSTREAM_STATIC"], "map": ["-DSTREAM_MAP"],
+               "map_static": ["-DSTREAM_MAP", "-DSTREAM_STATIC"]},
+    "tiledtranspose": {"tiled": [], "flat": ["-DTT_FLAT"]},
+    "stencil": {f"r{r}": [f"-DSTENCIL_R={r}"] for r in (1, 2, 3, 4)},
+    "mclookup": {"small": [], "large": ["-DMC_LARGE"]},
+    "matmul": {"naive": []},
+}
+
+
+def variants(kernel: str) -> dict[str, list[str]]:
+    """The OpenMP builds of one kernel: variant name -> compiler flags."""
+    return FLAT_VARIANTS.get(kernel, {"nested": [], "spmd": ["-DSPMD"]})
 
 # (compiler, variant) pairs that the report compares
 OMP_VARIANTS = ("nested", "spmd")
@@ -150,7 +173,7 @@ COMPARISONS = [
 def comparison_table(rows: list[dict]) -> tuple[list[str], dict, dict]:
     """kernels, {label: {kernel: speedup}}, {label: geomean}."""
     t = times(rows)
-    kernels = [k for k in KERNELS if any(r["kernel"] == k for r in rows)]
+    kernels = [k for k in KERNELS if k not in FLAT_VARIANTS and any(r["kernel"] == k for r in rows)]
     table = {label: {k: speedup(t, k, fast, slow) for k in kernels} for label, fast, slow in COMPARISONS}
     return kernels, table, {label: geomean(list(v.values())) for label, v in table.items()}
 
@@ -173,12 +196,14 @@ def build_commands(kernel: str, out: Path, peers: Path) -> list[tuple[str, str, 
     cu = HERE / kernel / f"{kernel}.cu"
     gcc_flags = ["gcc", "-fopenmp", "-foffload=nvptx-none", "-foffload-options=-misa=sm_80 -lm -latomic", "-O3"]
     cmds = []
-    for variant in OMP_VARIANTS:
-        d = ["-DSPMD"] if variant == "spmd" else []
+    for variant, d in variants(kernel).items():
         cmds.append(("ompgpu", variant, [sys.executable, "-m", "ompgpu", "cc", "-O3", *d, str(src)], out / f"{kernel}.ompgpu.{variant}"))
         cmds.append(("clang", variant, [str(peers / "bin" / "clang-offload"), "-O3", *d, str(src), "-lm"], out / f"{kernel}.clang.{variant}"))
         cmds.append(("gcc", variant, [*gcc_flags, *d, str(src), "-lm"], out / f"{kernel}.gcc.{variant}"))
-    cmds.append(("cuda", "cuda", ["nvcc", "-O3", "-arch=sm_90", str(cu)], out / f"{kernel}.cuda"))
+        if kernel in FLAT_VARIANTS:
+            cmds.append(("cuda", variant, ["nvcc", "-O3", "-arch=sm_90", *d, str(cu)], out / f"{kernel}.cuda.{variant}"))
+    if kernel not in FLAT_VARIANTS:
+        cmds.append(("cuda", "cuda", ["nvcc", "-O3", "-arch=sm_90", str(cu)], out / f"{kernel}.cuda"))
     return cmds
 
 
@@ -287,8 +312,40 @@ def _fmt(v: float, digits: int = 2) -> str:
     return "-" if not math.isfinite(v) else (f"{v:.{digits}f}" if v < 100 else f"{v:.0f}")
 
 
+# the flat kernels' comparisons: each OpenMP build of a variant against the same variant of
+# another compiler (label, fast compiler, slow compiler)
+FLAT_COMPARISONS = [("ompgpu vs clang", "ompgpu", "clang"), ("ompgpu vs gcc", "ompgpu", "gcc"),
+                    ("ompgpu vs CUDA", "ompgpu", "cuda"), ("clang vs CUDA", "clang", "cuda")]
+
+
+def flat_comparison(rows: list[dict]) -> tuple[list[tuple[str, str]], dict, dict]:
+    """(kernel, variant) pairs, {label: {(kernel, variant): speedup}}, {label: geomean}."""
+    t = times(rows)
+    pairs = [(k, v) for k in FLAT_VARIANTS for v in FLAT_VARIANTS[k] if any(r["kernel"] == k and r["variant"] == v for r in rows)]
+    table = {label: {(k, v): speedup(t, k, (fast, v), (slow, v)) for k, v in pairs} for label, fast, slow in FLAT_COMPARISONS}
+    return pairs, table, {label: geomean(list(v.values())) for label, v in table.items()}
+
+
+def flat_table(rows: list[dict]) -> str:
+    t = times(rows)
+    status = {(r["kernel"], r["compiler"], r["variant"]): r["status"] for r in rows}
+    pairs, comp, geo = flat_comparison(rows)
+    compilers = ("ompgpu", "clang", "gcc", "cuda")
+    out = ["Flat kernels: median kernel time in ms, and speedups (> 1: the first compiler is faster); "
+           "`-` = no passing run, the status says why.", "",
+           "| kernel | variant | " + " | ".join(compilers) + " | " + " | ".join(label for label, _, _ in FLAT_COMPARISONS) + " |",
+           "|---" * (2 + len(compilers) + len(FLAT_COMPARISONS)) + "|"]
+    for k, v in pairs:
+        cells = [_fmt(t[(k, c, v)], 3) if (k, c, v) in t else status.get((k, c, v), "n/a") for c in compilers]
+        out.append(f"| {k} | {v} | " + " | ".join(cells) + " | " + " | ".join(_fmt(comp[label][(k, v)]) for label, _, _ in FLAT_COMPARISONS) + " |")
+    out.append("| **geomean** | | " + " | " * (len(compilers) - 1) + " | " + " | ".join(f"**{_fmt(geo[label])}**" for label, _, _ in FLAT_COMPARISONS) + " |")
+    return "\n".join(out)
+
+
 def table(csv_path: Path) -> str:
     rows = read_csv(csv_path)
+    if all(r["kernel"] in FLAT_VARIANTS for r in rows):
+        return flat_table(rows)
     t = times(rows)
     status = {(r["kernel"], r["compiler"], r["variant"]): r["status"] for r in rows}
     builds = [(c, v) for c in ("ompgpu", "clang", "gcc") for v in OMP_VARIANTS] + [("cuda", "cuda")]
@@ -320,6 +377,8 @@ def table(csv_path: Path) -> str:
         out.append(f"| {k} | " + " | ".join(_fmt(ct.get((k, c, v), float('nan')), 1) for c, v in
                                              [("ompgpu", "nested"), ("ompgpu", "spmd"), ("clang", "nested"), ("clang", "spmd"),
                                               ("gcc", "nested"), ("cuda", "cuda")]) + " |")
+    if any(r["kernel"] in FLAT_VARIANTS for r in rows):
+        out += ["", flat_table(rows)]
     return "\n".join(out)
 
 

@@ -21,10 +21,13 @@
 #define BENCH_CUDA 1
 #endif
 
-#ifdef SPMD
-#define BENCH_VARIANT "spmd"
-#elif defined(BENCH_CUDA)
+/* the flat kernels name their own OpenMP variants (their .c defines BENCH_VARIANT first) */
+#if defined(BENCH_CUDA)
+#undef BENCH_VARIANT
 #define BENCH_VARIANT "cuda"
+#elif defined(BENCH_VARIANT)
+#elif defined(SPMD)
+#define BENCH_VARIANT "spmd"
 #else
 #define BENCH_VARIANT "nested"
 #endif
