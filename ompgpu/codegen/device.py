@@ -371,6 +371,27 @@ class _Loop:
     ub: str  # exclusive when step > 0 (after adjusting <=), for step < 0 the other way
     step: str
     cond_op: str
+    narrow: bool = False  # the variable has 32 bits or fewer: its value is computed in 32-bit arithmetic
+
+
+def _region_tail(body: c_ast.Node) -> int | None:
+    """id() of the `for`/`loop` construct that is the last statement of a parallel region's
+    body, if any."""
+    while isinstance(body, c_ast.Compound) and body.block_items:
+        body = body.block_items[-1]
+    if isinstance(body, OmpConstruct) and body.directive.leaves[0] in ("for", "loop"):
+        return id(body)
+    return None
+
+
+def _is_narrow_integer(t: c_ast.Node | None, env: Env) -> bool:
+    """Whether t (typedefs followed) is an integer type of at most 32 bits: char, short, int,
+    with or without signed/unsigned (`long` and `_Bool` are not)."""
+    t = resolve_typedef(t, env)
+    if not (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType)):
+        return False
+    names = set(t.type.names) - {"signed", "unsigned"}
+    return names <= {"int", "short", "char"}
 
 
 class _Emitter(CGen):
@@ -402,6 +423,15 @@ class _Emitter(CGen):
         # The combined loop of an SPMD `distribute parallel for` whose iterations the whole grid
         # shares (see _distribute): every team gets the whole range, the loop deals it out.
         self.grid_loop = False
+        # id() of the worksharing loop that ends the parallel region this code belongs to:
+        # the region's end synchronizes the team, so the loop's own barrier is left out
+        self.region_tail: int | None = None
+        # if/switch statements around the code being printed, within this function: a barrier
+        # outside all of them is executed by every thread of the team at the same instruction
+        self.branch_depth = 0
+        # this code runs in a team whose thread numbers are threadIdx.x (a team-level region of
+        # a kernel, always forked: SPMD, or generic workers 0..T-1), its size maybe unknown
+        self.thread_num_known = False
 
     # -- entry points -----------------------------------------------------------
     def prototype(self, fn: c_ast.FuncDef, extern: bool = False) -> str:
@@ -647,6 +677,27 @@ class _Emitter(CGen):
         self.indent_level -= 2
         return text + self.indent() + "}\n"
 
+    def visit_If(self, n):
+        self.branch_depth += 1
+        try:
+            return super().visit_If(n)
+        finally:
+            self.branch_depth -= 1
+
+    def visit_Switch(self, n):
+        self.branch_depth += 1
+        try:
+            return super().visit_Switch(n)
+        finally:
+            self.branch_depth -= 1
+
+    def _aligned(self) -> bool:
+        """Whether a team barrier printed here is reached by every thread of a team whose size
+        the compiler knows at this very instruction: inside a parallel region's work function,
+        under no if/switch of it (OpenMP has every thread of the team meet the same barriers, so
+        loops around it run alike on all of them)."""
+        return self.team_size is not None and self.in_region > 0 and self.branch_depth == 0
+
     def visit_For(self, n):
         saved, self.env = self.env, self.env.child()
         text = super().visit_For(n)
@@ -729,7 +780,7 @@ class _Emitter(CGen):
         if leaf == "for":
             return self._workshare_for(n, d)
         if leaf in ("barrier",):
-            return render("stmt.j2", kind="barrier", team_size=self.team_size)
+            return render("stmt.j2", kind="barrier", team_size=self.team_size, aligned=self._aligned())
         if leaf == "flush":
             return render("stmt.j2", kind="flush")
         if leaf in ("task", "taskloop", "taskgroup"):
@@ -737,10 +788,16 @@ class _Emitter(CGen):
         if leaf in ("taskwait", "taskyield"):
             return render("stmt.j2", kind="nothing", what=d.name)
         if leaf == "single":
-            return render("stmt.j2", kind="single", body=self._privatize(d, self._stmt_text(n.body)), nowait=d.has("nowait"))
+            if d.clause("copyprivate") is not None:
+                raise UnsupportedError("'copyprivate' on '#pragma omp single' in device code is not supported yet",
+                                       d.clause("copyprivate").coord or d.coord)
+            # With the team known, thread 0 runs the block (any one thread may): no team state
+            return render("stmt.j2", kind="single", body=self._privatize(d, self._stmt_text(n.body)), nowait=d.has("nowait"),
+                          team_size=self.team_size, thread_num_known=self.thread_num_known, aligned=self._aligned())
         if leaf in ("master", "masked"):
             c = d.clause("filter")
-            return render("stmt.j2", kind="master", body=self._stmt_text(n.body), filter=c.expr.text if c else "0")
+            return render("stmt.j2", kind="master", body=self._stmt_text(n.body), filter=c.expr.text if c else "0",
+                          thread_num_known=self.thread_num_known)
         if leaf == "critical":
             name = d.critical_name or "unnamed"
             self.g.critical_names.add(name)
@@ -819,8 +876,10 @@ class _Emitter(CGen):
         sub = _Emitter(self.g, self.owner, self.env, master=False, plan=self.plan)
         sub.in_region = 1
         sub.team_size = self._known_team_size(d)
+        sub.thread_num_known = sub.team_size is not None or (self.plan is not None and self.in_region == 0 and d.clause("if") is None)
         sub.task_shared = {sym.name for sym in sharing.by_pointer}
         sub.grid_loop = grid_loop
+        sub.region_tail = _region_tail(n.body) if inner is None else None
         sub.called = self.called
         if inner is not None:
             body_text = sub._inner(OmpConstruct(inner, n.body, n.coord), range_from)
@@ -893,10 +952,12 @@ class _Emitter(CGen):
         if isinstance(init, c_ast.DeclList) and len(init.decls) == 1:
             decl = init.decls[0]
             var, vtype, lb = decl.name, type_string(decl.type), decl.init
+            narrow = _is_narrow_integer(decl.type, self.env)
         elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
             var, lb = init.lvalue.name, init.rvalue
             sym = self.env.lookup(var)
             vtype = type_string(sym.type) if sym is not None and sym.type is not None else "long long"
+            narrow = sym is not None and _is_narrow_integer(sym.type, self.env)
         else:
             raise err("expected 'var = lb' or a declaration as the loop's init")
         if lb is None:
@@ -911,10 +972,14 @@ class _Emitter(CGen):
             ub = cond.left
         else:
             raise err(f"the condition does not test '{var}'")
-        step = _loop_step(f.next, var)
-        if step is None:
+        step_of = _loop_step(f.next, var)
+        if step_of is None:
             raise err("expected ++, --, += or -= of the loop variable as the increment")
-        return _Loop(_cxx_name(var), vtype, self.visit(lb), self.visit(ub), step if isinstance(step, str) else self.visit(step), op)
+        step_expr, subtracted = step_of
+        step = step_expr if isinstance(step_expr, str) else self.visit(step_expr)
+        if subtracted:
+            step = f"-(long long)({step})"
+        return _Loop(_cxx_name(var), vtype, self.visit(lb), self.visit(ub), step, op, narrow)
 
     def _loop_code(self, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str | None,
                    range_from: tuple[str, str] | None, lastprivate: list[str], nowait: bool, barrier: bool) -> str:
@@ -927,8 +992,8 @@ class _Emitter(CGen):
             self._declare_loop_var(f)
         body_text = self._stmt_text(inner)
         self.env = saved
-        divisors = [" * ".join(f"__n{j}" for j in range(k + 1, len(loops))) or "1" for k in range(len(loops))]
-        return render("loop.j2", loops=loops, divisors=divisors, schedule=schedule_kind, chunk=chunk, body=body_text,
+        aligned = self._aligned()
+        return render("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, body=body_text, aligned=aligned,
                       range_from=range_from, lastprivate=[self._lastprivate(v) for v in lastprivate],
                       loop_var_names=[l.var for l in loops], barrier=barrier and not nowait, team_size=self.team_size)
 
@@ -961,7 +1026,16 @@ class _Emitter(CGen):
         lastp = [item.name for c in d.clauses if c.kind == "lastprivate" for item in c.items]
         # A `for` combined with `parallel` has its reductions done by the region; alone, by itself.
         reds = [] if combined else self._reductions(d)
-        text = self._loop_code(d, n.body, kind, chunk, range_from, lastp, d.has("nowait"), barrier=not reds)
+        # The loop's implicit barrier is implied when the loop ends its parallel region: the
+        # region's end joins the team (generic: the join barrier; SPMD: the region's closing
+        # barrier, or the kernel's end, or the next chunk of the same distribute loop, whose
+        # iterations are independent of this chunk's).
+        barrier = not reds
+        if barrier and not d.has("nowait") and (combined or id(n) == self.region_tail):
+            barrier = False
+            self.g.remarks.append((d.coord, f"implicit barrier of '#pragma omp {n.directive.name}' removed: the end of the "
+                                            "parallel region synchronizes the team"))
+        text = self._loop_code(d, n.body, kind, chunk, range_from, lastp, d.has("nowait"), barrier=barrier)
         if reds:
             text = render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=not d.has("nowait"), team_size=self.team_size)
         # private/firstprivate of a `for` inside a parallel region: each thread's own copy (a
@@ -982,17 +1056,16 @@ class _Emitter(CGen):
             raise UnsupportedError(f"'#pragma omp {d.name}' is not supported yet", d.coord)
         # distribute parallel for: this team's block of iterations, then a parallel for over it.
         loops = self._analyze_loops(d, n.body)
-        # schedule(static) without a chunk gives each thread one contiguous block of the team's
-        # iterations: a warp's accesses would lie a block apart. Without a dist_schedule the
-        # distribute schedule is ours to choose: with at least one iteration per thread of the
-        # grid, chunks of one team's size dealt round-robin to the teams, each thread one
-        # iteration of each chunk (a grid-stride loop: consecutive threads, consecutive
-        # iterations); with fewer, a block of n / teams per team, one iteration per thread
-        # (every team busy). One call of the region per team. SPMD kernels only. (The default
-        # schedule keeps the team blocks with static,1 inside: mapping it the same way helped
-        # STREAM and transpose but slowed kmeans and gaussjordan, bench/results/appbench-h100-
-        # 2026-11-25-mapping-*.)
-        grid = dchunk is None and self.spmd and d.clause("num_threads") is None and self._schedule(d) == ("static", None)
+        # Without a dist_schedule the distribute schedule is ours to choose, and so is the loop
+        # schedule without a schedule clause; schedule(static) without a chunk may map
+        # iterations to threads in any way that splits them into one chunk per thread. All
+        # three get the coalesced mapping: with at least one iteration per thread of the grid,
+        # chunks of one team's size dealt round-robin to the teams, each thread one iteration
+        # of each chunk (a grid-stride loop: consecutive threads, consecutive iterations); with
+        # fewer, a block of n / teams per team, one iteration per thread (every team busy).
+        # One call of the region per team. SPMD kernels only.
+        grid = (dchunk is None and self.spmd and d.clause("num_threads") is None
+                and (d.clause("schedule") is None or self._schedule(d) == ("static", None)))
         pf = OmpConstruct(dataclasses.replace(d, name=" ".join(rest)), n.body, n.coord)
         loop_vars = loop_var_names(n.body, collapse_depth(d))
         sharing = region_sharing(pf, n.body, self.env, loop_vars=loop_vars)
@@ -1112,20 +1185,23 @@ def _is_alloc_call(n) -> bool:
     return isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in ("malloc", "calloc", "realloc")
 
 
-def _loop_step(nxt, var):
+def _loop_step(nxt, var) -> tuple[c_ast.Node | str, bool] | None:
+    """The increment of a canonical loop: (the step's expression or text, whether it is
+    subtracted), or None. A subtracted step is negated only after its conversion to the
+    signed 64-bit step (`u -= 5u` steps by -5, not by the unsigned value of -5u)."""
     if isinstance(nxt, c_ast.UnaryOp) and isinstance(nxt.expr, c_ast.ID) and nxt.expr.name == var:
-        return "1" if "+" in nxt.op else "-1"
+        return ("1" if "+" in nxt.op else "-1"), False
     if isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID) and nxt.lvalue.name == var:
         if nxt.op == "+=":
-            return nxt.rvalue
+            return nxt.rvalue, False
         if nxt.op == "-=":
-            return c_ast.UnaryOp("-", nxt.rvalue)
+            return nxt.rvalue, True
         if nxt.op == "=" and isinstance(nxt.rvalue, c_ast.BinaryOp) and nxt.rvalue.op in ("+", "-"):
             r = nxt.rvalue
             if isinstance(r.left, c_ast.ID) and r.left.name == var:
-                return r.right if r.op == "+" else c_ast.UnaryOp("-", r.right)
+                return r.right, r.op == "-"
             if r.op == "+" and isinstance(r.right, c_ast.ID) and r.right.name == var:
-                return r.left
+                return r.left, False
     return None
 
 

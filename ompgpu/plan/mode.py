@@ -423,9 +423,7 @@ class _StateScan(c_ast.NodeVisitor):
 
     def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
         name = n.name.name if isinstance(n.name, c_ast.ID) else None
-        if name in STATE_API:
-            self.w.state(self.w.coord(n), f"call to '{name}'")
-        elif name is None or name in self.w.program.functions:
+        if name is None or not _stateless_call(self.w.program, name):
             self.w.state(self.w.coord(n), f"call to '{name or 'a function pointer'}'")
         self.generic_visit(n)
 
@@ -436,6 +434,31 @@ class _StateScan(c_ast.NodeVisitor):
         _check_schedule(self.w, d)
         if n.body is not None:
             self.visit(n.body)
+
+
+def _stateless_call(program: Program, name: str, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether a call of `name` never reads the runtime's team or thread state: a device
+    library function, an omp_* routine that needs no state, or a user function defined in
+    this file whose body has no OpenMP construct and no call through a pointer and calls only
+    such functions (a recursive cycle among them included). A function defined elsewhere
+    (another file, a library) may do anything."""
+    if name in STATE_API:
+        return False
+    if name not in program.functions:
+        return name in DEVICE_LIBRARY or name in OMP_DEVICE_API
+    if name in seen:
+        return True
+    fn = program.functions[name]
+    if fn.body is None:
+        return False
+    for node in _walk(fn.body):
+        if isinstance(node, OmpConstruct):
+            return False
+        if isinstance(node, c_ast.FuncCall):
+            callee = node.name.name if isinstance(node.name, c_ast.ID) else None
+            if callee is None or not _stateless_call(program, callee, seen | {name}):
+                return False
+    return True
 
 
 def _walk(node: c_ast.Node):

@@ -76,9 +76,9 @@ def test_emit_cuda_writes_a_kernel(simple, tmp_path):
     assert main(["cc", "--emit-cuda", str(simple), "-o", str(out)]) == 0
     cu = out.read_text()
     assert '__global__ void __launch_bounds__(1024) __omp_offloading_main_l5(' in cu
-    # a flat kernel is lean SPMD: no master, no runtime init, a static chunk-1 loop on the block
+    # a flat kernel is lean SPMD: no master, no runtime init, a grid-stride loop over the whole grid
     assert "kernel_init" not in cu and "worker_wait" not in cu
-    assert "ompgpu::known_static_chunk_first(" in cu and "ompgpu_reduce_known(" in cu
+    assert "ompgpu::grid_loop_bounds(" in cu and "ompgpu_reduce_known(" in cu
     out_g = tmp_path / "g.cu"
     assert main(["cc", "--emit-cuda", "--mode=generic", str(simple), "-o", str(out_g)]) == 0
     cu = out_g.read_text()

@@ -19,6 +19,8 @@ PRELUDE = """#include <math.h>
 double a[N], b[N], m[N][N];
 int hist[16];
 static double twice(double x) { return 2 * x; }
+static int whoami(void) { return omp_get_thread_num(); }
+static double via(double x) { return twice(x) + whoami(); }
 void opaque(double *p);
 int main(void) {
   double s = 0; int n = N; double *p = a; int flag = 1;
@@ -87,9 +89,15 @@ CASES = [
     a[0] = 1;
 #pragma omp barrier
   }""", "spmd", "'#pragma omp barrier'", 4),
+    ("stateless_device_function_stays_lean", """
+#pragma omp target teams distribute parallel for map(tofrom: a)
+  for (int i = 0; i < N; i++) a[i] = twice(a[i]);""", "lean", None, None),
     ("device_function_needs_state", """
 #pragma omp target teams distribute parallel for map(tofrom: a)
-  for (int i = 0; i < N; i++) a[i] = twice(a[i]);""", "spmd", "call to 'twice'", 2),
+  for (int i = 0; i < N; i++) a[i] = via(a[i]);""", "spmd", "call to 'via'", 2),
+    ("external_function_needs_state", """
+#pragma omp target teams distribute parallel for map(tofrom: a)
+  for (int i = 0; i < N; i++) opaque(&a[i]);""", "spmd", "call to 'opaque'", 2),
     ("nested_parallel_needs_state", """
 #pragma omp target teams distribute parallel for map(tofrom: a)
   for (int i = 0; i < N; i++) {
@@ -279,8 +287,9 @@ def test_remarks_name_the_mode_and_the_blocker(tmp_path):
     src.write_text(PRELUDE + dict((c[0], c[1]) for c in CASES)["api_call_between_regions"] + CASES[0][1]
                    + "\n  return 0;\n}\n")
     t = translate(str(src), Options())
-    assert len(t.remarks) == 2
-    generic, spmd = t.remarks
+    modes = [r for r in t.remarks if "kernel '" in r]
+    assert len(modes) == 2
+    generic, spmd = modes
     assert "generic (warp-specialized) mode" in generic and f"r.c:{PRELUDE_LINES + 1 + 3}:" in generic
     assert "omp_get_max_threads" in generic and "[-Rpass=ompgpu]" in generic
     assert "SPMD mode" in spmd and "team state" in spmd and "soft stack" in spmd

@@ -20,12 +20,19 @@ static __device__ __forceinline__ long long ompgpu_trip_count(long long lb, long
   return lb > ub ? (lb - ub - st - 1) / (-st) : 0;
 }
 
-// Index of one loop of a collapsed nest: (iv / divisor) % n. In 32-bit arithmetic when the
-// values fit (the common case), which is several times cheaper on the GPU than 64-bit.
-static __device__ __forceinline__ long long ompgpu_nest_index(long long iv, long long divisor, long long n) {
-  if (((unsigned long long)iv | (unsigned long long)divisor | (unsigned long long)n) <= 0xffffffffull)
-    return (long long)(((unsigned)iv / (unsigned)divisor) % (unsigned)n);
-  return (iv / divisor) % n;
+// One step of recovering a collapsed nest's indices from the flat iteration number q, from
+// the innermost loop out: returns the index of the loop with n iterations (q % n) and leaves
+// q / n for the loops outside it. `narrow` (decided once per loop: the whole iteration space
+// fits in 32 bits) takes 32-bit arithmetic, several times cheaper on the GPU than 64-bit.
+static __device__ __forceinline__ long long ompgpu_nest_split(long long *q, long long n, bool narrow) {
+  if (narrow) {
+    const unsigned uq = (unsigned)*q, un = (unsigned)n, d = uq / un;
+    *q = (long long)d;
+    return (long long)(uq - d * un);
+  }
+  const long long d = *q / n, r = *q - d * n;
+  *q = d;
+  return r;
 }
 
 // A master variable that parallel regions share: lives on the team's soft stack for the

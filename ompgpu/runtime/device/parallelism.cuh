@@ -267,16 +267,23 @@ OMPGPU_DEV void spmd_parallel_end() {
 
 // The barrier of a team whose size the compiler knows (threads 0..T-1 of the block): `for`
 // without nowait, `#pragma omp barrier`, and the end of a lean SPMD kernel's region.
-// A named barrier counts whole warps and waits for every lane of each warp that is not
-// exited. A team of 32 or more threads whose last warp is partial and not the block's last
-// (num_threads(40): lanes 40..63 of warp 1 are idle workers at the fork barrier, or SPMD
+// A team inside one warp (T <= 32) meets on __syncwarp, which also orders its memory
+// accesses. A named barrier counts whole warps and waits for every lane of each warp that is
+// not exited. A team of more than 32 threads whose last warp is partial and not the block's
+// last (num_threads(40): lanes 40..63 of warp 1 are idle workers at the fork barrier, or SPMD
 // threads outside the region) cannot use one: it meets on a counter in team state instead.
-OMPGPU_DEV void known_team_barrier(unsigned T) {
-  if (T >= 32u) {
-    if ((T & 31u) == 0u || T == blockDim.x)
-      barrier_sync<BARRIER_REGION>(warp_round_up(T));
-    else
+// Aligned: the compiler placed this call where every thread of the team executes this very
+// instruction (not under a branch of the region's code), so the cheaper bar.sync serves.
+template <bool Aligned = false> OMPGPU_DEV void known_team_barrier(unsigned T) {
+  if (T > 32u) {
+    if ((T & 31u) == 0u || T == blockDim.x) {
+      if (Aligned)
+        barrier_sync_aligned<BARRIER_REGION>(warp_round_up(T));
+      else
+        barrier_sync<BARRIER_REGION>(warp_round_up(T));
+    } else {
       detail::counting_team_barrier(T);
+    }
   } else if (T > 1u) {
     __syncwarp(low_lanes_mask(T));
   }

@@ -1,0 +1,142 @@
+"""Tier 1: the device code of flat loops and team constructs (issue 17): the coalesced loop
+mapping, 32-bit loop arithmetic, one division per collapsed level, barriers that another
+barrier implies left out (and said so by -Rpass=ompgpu), thread numbers read from threadIdx
+where the team is known. Run-and-check programs (tests/programs) check the answers."""
+import re
+from pathlib import Path
+
+import pytest
+
+from ompgpu.driver import translate
+from ompgpu.errors import UnsupportedError
+from ompgpu.options import Options
+
+
+def device(tmp_path: Path, body: str, mode: str = "auto") -> tuple[str, tuple[str, ...]]:
+    src = tmp_path / "k.c"
+    src.write_text("#include <omp.h>\nint a[4096], m[64][64];\nint main(int argc, char **argv) {\n  int n = argc * 1000;\n"
+                   + body + "\n  return 0;\n}\n")
+    t = translate(str(src), Options(mode=mode))
+    return t.device_cu, t.remarks
+
+
+def work_function(cu: str, index: int = 1) -> str:
+    """The text of the work function of parallel region `index`."""
+    start = cu.index(f"/* parallel region {index} of")
+    end = cu.find("/* parallel region", start + 1)
+    return cu[start:end if end > 0 else len(cu)]
+
+
+@pytest.mark.parametrize("schedule", ["", "schedule(static)"])
+def test_default_and_static_schedules_deal_the_grid(tmp_path, schedule):
+    cu, _ = device(tmp_path, f"""
+#pragma omp target teams distribute parallel for {schedule} map(tofrom: a)
+  for (int i = 0; i < n; i++) a[i] += i;""")
+    body = work_function(cu)
+    assert "ompgpu::grid_loop_bounds(" in body
+    # one loop per thread: no inner loop over a chunk of one iteration
+    assert body.count("for (long long") == 1
+
+
+def test_explicit_chunks_keep_their_schedule(tmp_path):
+    cu, _ = device(tmp_path, """
+#pragma omp target teams distribute parallel for schedule(static, 4) map(tofrom: a)
+  for (int i = 0; i < n; i++) a[i] += i;""")
+    body = work_function(cu)
+    assert "grid_loop_bounds" not in body and "known_static_chunk_first(__chunk)" in body
+
+
+def test_a_32_bit_loop_variable_is_computed_in_32_bits(tmp_path):
+    cu, _ = device(tmp_path, """
+#pragma omp target teams distribute parallel for map(tofrom: a)
+  for (int i = 0; i < n; i++) a[i] += i;
+#pragma omp target teams distribute parallel for map(tofrom: a)
+  for (long i = 0; i < n; i++) a[i] += 1;""")
+    assert "int i = (int)((unsigned)__lb0 + (unsigned)(__iv) * (unsigned)__st0);" in work_function(cu, 1)
+    assert "long i = (long)(__lb0 + (__iv) * __st0);" in work_function(cu, 2)
+
+
+def test_collapse_recovers_each_index_with_one_division(tmp_path):
+    cu, _ = device(tmp_path, """
+#pragma omp target teams distribute parallel for collapse(2) map(tofrom: m)
+  for (int i = 0; i < 64; i++)
+    for (int j = 0; j < 64; j++) m[i][j] += i * j;""")
+    body = work_function(cu)
+    assert "const bool __narrow_nest = __ntotal <= 0xffffffffLL;" in body
+    assert body.count("ompgpu_nest_split(") == 1  # the outermost index is what is left
+    assert "const long long __idx0 = __q;" in body
+
+
+def test_the_loop_that_ends_a_region_has_no_barrier_of_its_own(tmp_path):
+    cu, remarks = device(tmp_path, """
+#pragma omp target teams distribute parallel for map(tofrom: a)
+  for (int i = 0; i < n; i++) a[i] += 1;
+#pragma omp target parallel
+  {
+#pragma omp for
+    for (int i = 0; i < n; i++) a[i] += 1;
+#pragma omp for
+    for (int i = 0; i < n; i++) a[i] *= 2;
+  }""")
+    assert "known_team_barrier" not in work_function(cu, 1)
+    second = work_function(cu, 2)
+    assert second.count("known_team_barrier") == 1  # between the loops; the last one ends the region
+    removed = sorted(r for r in remarks if "implicit barrier" in r)
+    assert len(removed) == 2 and all("[-Rpass=ompgpu]" in r for r in removed)
+    assert [re.search(r"k\.c:(\d+):", r).group(1) for r in removed] == ["12", "6"]
+
+
+def test_a_barrier_under_a_branch_is_the_divergence_safe_one(tmp_path):
+    cu, _ = device(tmp_path, """
+#pragma omp target parallel map(tofrom: a)
+  {
+    a[omp_get_thread_num()] = 1;
+#pragma omp barrier
+    if (n > 5) {
+#pragma omp barrier
+    }
+  }""")
+    body = work_function(cu)
+    assert body.count("known_team_barrier<true>(") == 1 and body.count("known_team_barrier(") == 1
+
+
+def test_master_and_single_read_the_thread_number_from_threadidx(tmp_path):
+    for mode in ("auto", "generic"):
+        cu, _ = device(tmp_path, """
+  int count = 0;
+#pragma omp target map(tofrom: count)
+#pragma omp parallel num_threads(n)
+  {
+#pragma omp master
+    count++;
+#pragma omp single
+    count++;
+  }""", mode)
+        body = work_function(cu)
+        assert "omp_get_thread_num()" not in body and "single_begin" not in body
+        assert "if (threadIdx.x == (unsigned)(0))" in body and "if (threadIdx.x == 0)" in body
+
+
+def test_master_in_a_region_that_may_be_serialized_asks_the_runtime(tmp_path):
+    cu, _ = device(tmp_path, """
+  int count = 0;
+#pragma omp target map(tofrom: count)
+#pragma omp parallel if(n > 3)
+  {
+#pragma omp master
+    count++;
+  }""", "generic")
+    assert "omp_get_thread_num() == (0)" in work_function(cu)
+
+
+def test_copyprivate_on_the_device_is_a_named_error(tmp_path):
+    with pytest.raises(UnsupportedError) as e:
+        device(tmp_path, """
+#pragma omp target parallel map(tofrom: a)
+  {
+    int v = 0;
+#pragma omp single copyprivate(v)
+    v = 7;
+    a[omp_get_thread_num()] = v;
+  }""")
+    assert "copyprivate" in str(e.value) and "not supported" in str(e.value)
