@@ -374,6 +374,15 @@ class _Loop:
     narrow: bool = False  # the variable has 32 bits or fewer: its value is computed in 32-bit arithmetic
 
 
+def _strip_quals(t: c_ast.Node) -> None:
+    """Drop const/volatile from a declarator's innermost type (shared-memory storage takes no
+    initializer, so it is written after its declaration)."""
+    while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+        t = t.type
+    if isinstance(t, c_ast.TypeDecl):
+        t.quals = [q for q in t.quals or [] if q not in ("const", "volatile")]
+
+
 def _region_tail(body: c_ast.Node) -> int | None:
     """id() of the `for`/`loop` construct that is the last statement of a parallel region's
     body, if any."""
@@ -660,7 +669,8 @@ class _Emitter(CGen):
     def _compound_with_guards(self, items, guarded) -> str:
         """A block of SPMD serial code: each run of side-effect statements is executed by thread 0
         for the team, between two team barriers (before: every thread has done the reads that
-        came earlier; after: the stores are visible)."""
+        came earlier; after: the stores are visible). A team-shared local in a run is declared
+        before it and initialized in it."""
         text = self.indent() + "{\n"
         self.indent_level += 2
         i = 0
@@ -669,11 +679,19 @@ class _Emitter(CGen):
                 text += self.statement(items[i])
                 i += 1
                 continue
-            run = []
+            declared, run, seen_names = [], [], set()
             while i < len(items) and id(items[i]) in guarded:
-                run.append(self.statement(items[i]))
+                item = items[i]
+                if isinstance(item, c_ast.Decl) and id(item) in self.plan.team_shared:
+                    if item.name in seen_names:
+                        break  # an earlier statement of the run means another variable by that name
+                    declared.append(self._team_var(item, "declare"))
+                    run.append(self._team_var(item, "init"))
+                else:
+                    run.append(self.statement(item))
+                seen_names |= {x.name for x in _walk_nodes(item) if isinstance(x, c_ast.ID)}
                 i += 1
-            text += render("stmt.j2", kind="guarded", body="".join(run))
+            text += "".join(declared) + render("stmt.j2", kind="guarded", body="".join(run))
         self.indent_level -= 2
         return text + self.indent() + "}\n"
 
@@ -734,6 +752,8 @@ class _Emitter(CGen):
             return ""
         is_esc = id(n) in self.escaping and self.in_region == 0
         declare(self.env, n)
+        if self.spmd and self.in_region == 0 and id(n) in self.plan.team_shared:
+            return self._team_var(n).rstrip().rstrip(";")
         if not is_esc:
             if n.init is not None and _is_alloc_call(n.init) and is_pointer(n.type):
                 d = copy.copy(n)
@@ -749,6 +769,24 @@ class _Emitter(CGen):
                       init_decl=type_string(n.type, _cxx_name(n.name) + "__init"),
                       in_global_memory=id(n) in self.in_global_memory,
                       alias=True, is_array=is_array(n.type) or isinstance(n.init, c_ast.InitList)).rstrip().rstrip(";")
+
+    def _team_var(self, n: c_ast.Decl, part: str = "both") -> str:
+        """A serial local of an SPMD kernel that regions share: the team's one copy (team_var.j2);
+        part "declare" is its storage and name, "init" thread 0's initialization (to run
+        inside a guarded block)."""
+        if part != "init":
+            declare(self.env, n)
+        name = _cxx_name(n.name)
+        init = None
+        if n.init is not None and part != "declare":
+            init = self.visit(n.init) if not isinstance(n.init, c_ast.InitList) else "{" + self.visit(n.init) + "}"
+        # the declared type, completed from the initializer (`char s[] = "abc"`)
+        sym = self.env.lookup(n.name)
+        storage = copy.deepcopy(sym.type if sym is not None and sym.type is not None else n.type)
+        _strip_quals(storage)
+        return render("team_var.j2", part=part, storage_decl=type_string(storage, name + "__team"), name=name, init=init,
+                      init_decl=type_string(n.type, name + "__init"),
+                      is_array=is_array(n.type) or isinstance(n.init, c_ast.InitList))
 
     # -- OpenMP constructs ----------------------------------------------------------------
     def _coord(self, n) -> SourceCoord:
@@ -1164,6 +1202,8 @@ class _Emitter(CGen):
 def _mode_remark(kname: str, plan: KernelPlan, regions: int) -> str:
     if plan.mode == "spmd":
         text = f"kernel '{kname}' runs in SPMD mode; elided: {', '.join(plan.elided)}"
+        if plan.team_shared_names:
+            text += f"; serial locals shared with the parallel regions in shared memory: {', '.join(plan.team_shared_names)}"
         if plan.guarded:
             text += f"; {len(plan.guarded)} serial statement(s) run by thread 0 alone"
         if plan.needs_state is not None:

@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from pycparser import c_ast
+from pycparser import c_ast, c_generator
 
 from ompgpu.analysis.library import DEVICE_LIBRARY, OMP_DEVICE_API, PURE_LIBRARY, SERIAL_API, STATE_API
 from ompgpu.analysis.symbols import ScopedVisitor, Symbol, declare, is_array, is_pointer, resolve_typedef
@@ -49,6 +49,9 @@ ELIDED_LEAN = ELIDED_SPMD + ("team state", "per-thread state")
 # Constructs inside a parallel region that read the runtime's per-thread state.
 _STATEFUL_CONSTRUCTS = frozenset({"barrier", "single", "master", "masked", "sections", "section", "ordered",
                                   "parallel", "taskwait", "taskyield"})
+# Directly in a team-level region of an SPMD kernel the team is known (threads 0..T-1 of the
+# block): these read threadIdx and meet on a named barrier, no runtime state
+_KNOWN_TEAM_CONSTRUCTS = frozenset({"barrier", "single", "master", "masked"})
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,10 @@ class KernelPlan:
     # SPMD serial code reads memory outside guarded statements: each region starts with a team
     # barrier, so that no thread writes in the region what a slower one has still to read.
     entry_barrier: bool = False
+    # id(decl) of serial locals that parallel regions share (write, reduce into): in an SPMD
+    # kernel one copy for the team in shared memory, written by thread 0 alone
+    team_shared: frozenset[int] = frozenset()
+    team_shared_names: tuple[str, ...] = ()      # their names, in the order the regions met them (remarks)
 
     @property
     def elided(self) -> tuple[str, ...]:
@@ -130,25 +137,39 @@ def is_combined(k: Kernel) -> bool:
 
 
 def _plan_kernel(program: Program, k: Kernel) -> KernelPlan:
-    walker = _SerialWalker(program, k)
-    teams_red = k.teams is not None and any(c.kind == "reduction" for c in k.teams.clauses) and "parallel" not in k.teams.leaves
-    if teams_red:
-        walker.block(k.teams.coord, "a reduction on 'teams' outside a parallel region")
-    walker.visit(k.body)
+    # A serial local that a region shares is found only at the region, after the statements
+    # that declare and write it were walked as per-thread code: walk again knowing it, until
+    # no new one turns up.
+    team_shared: frozenset[int] = frozenset()
+    names: dict[int, str] = {}
+    for _ in range(8):
+        walker = _SerialWalker(program, k, team_shared)
+        teams_red = k.teams is not None and any(c.kind == "reduction" for c in k.teams.clauses) and "parallel" not in k.teams.leaves
+        if teams_red:
+            walker.block(k.teams.coord, "a reduction on 'teams' outside a parallel region")
+        walker.visit(k.body)
+        names.update(walker.team_shared_names)
+        if walker.not_spmd is not None or walker.team_shared <= team_shared:
+            break
+        team_shared = frozenset(walker.team_shared)
     combined = is_combined(k)
     if walker.not_spmd is not None:
         return KernelPlan("generic", False, combined, walker.not_spmd, None)
     return KernelPlan("spmd", walker.needs_state is None, combined, None, walker.needs_state,
-                      guarded=frozenset(walker.guarded), entry_barrier=walker.serial_reads)
+                      guarded=frozenset(walker.guarded), entry_barrier=walker.serial_reads, team_shared=team_shared,
+                      team_shared_names=tuple(names[i] for i in names if i in team_shared))
 
 
 class _SerialWalker(ScopedVisitor):
     """Walks a kernel's serial (team-level) code; parallel regions are checked, not entered."""
 
-    def __init__(self, program: Program, k: Kernel):
+    def __init__(self, program: Program, k: Kernel, team_shared: frozenset[int] = frozenset()):
         super().__init__(kernel_scope(k))
         self.program = program
         self.kernel = k
+        # serial locals that regions share, one copy for the team (grows as regions are met)
+        self.team_shared: set[int] = set(team_shared)
+        self.team_shared_names: dict[int, str] = {}
         self.not_spmd: Reason | None = None
         self.needs_state: Reason | None = None
         self.serial_locals: set[int] = set()  # id(decl) of locals declared in serial code
@@ -181,9 +202,18 @@ class _SerialWalker(ScopedVisitor):
 
     # -- what a name is in serial code ----------------------------------------------------------
     def _is_per_thread(self, sym: Symbol | None) -> bool:
-        if sym is None or sym.kind != "var" or sym.is_global:
+        if sym is None or sym.kind != "var" or sym.is_global or id(sym.decl) in self.team_shared:
             return False
         return id(sym.decl) in self.serial_locals or sym.name in self.per_thread_captures
+
+    def _may_share_with_team(self, sym: Symbol) -> bool:
+        """A serial local that can become one shared-memory copy for the team: declared in the
+        serial code (not a kernel parameter), not static, of a scalar type or an array of
+        constant size of scalars, at most 16 KiB."""
+        if id(sym.decl) not in self.serial_locals:
+            return False
+        size = _shared_size(resolve_typedef(sym.type, self.env), self.env)
+        return size is not None and size <= 16384
 
     def _storage(self, expr: c_ast.Node) -> tuple[c_ast.ID | None, bool]:
         """(root variable, whether the access goes through a pointer) of an lvalue."""
@@ -216,18 +246,50 @@ class _SerialWalker(ScopedVisitor):
     def visit_Compound(self, n: c_ast.Compound) -> None:
         saved, self.env = self.env, self.env.child()
         for item in n.block_items or []:
-            if self._guardable(item):
+            if self.in_guard:  # inside a guarded statement: thread 0 runs all of it already
+                self.visit(item)
+            elif self._guardable(item):
                 self.guarded.add(id(item))
                 self.in_guard = True
                 self.visit(item)
                 self.in_guard = False
+            elif isinstance(item, c_ast.Decl) and item.init is not None and id(item) in self.team_shared:
+                # the team's copy is initialized by thread 0, with the guarded statements around
+                self.guarded.add(id(item))
+                self.visit(item)
             else:
                 self.visit(item)
         self.env = saved
 
-    def _guardable(self, stmt: c_ast.Node) -> bool:
-        """An expression statement with a side effect that thread 0 can run for the team: it
-        assigns no per-thread local and calls only the C library and the serial omp_* queries."""
+    def _guardable(self, stmt: c_ast.Node, in_loop: bool = False) -> bool:
+        """A statement with a side effect that thread 0 can run for the team: an expression
+        statement that assigns no per-thread local and calls only the C library and the serial
+        omp_* queries; an `if` whose condition has no side effect and whose branches are such
+        statements; a `for` that declares its own variables and whose body is such statements
+        (with break/continue)."""
+        if isinstance(stmt, c_ast.Compound):
+            items = stmt.block_items or []
+            return bool(items) and all(self._guardable(i, in_loop) for i in items)
+        if isinstance(stmt, (c_ast.Break, c_ast.Continue)):
+            return in_loop
+        if isinstance(stmt, c_ast.If):
+            if self._has_effect(stmt.cond):
+                return False
+            branches = [b for b in (stmt.iftrue, stmt.iffalse) if b is not None]
+            return bool(branches) and all(self._guardable(b, in_loop) for b in branches)
+        if isinstance(stmt, c_ast.For):
+            if not isinstance(stmt.init, c_ast.DeclList) or self._has_effect(stmt.cond) or stmt.stmt is None:
+                return False
+            own = {d.name for d in stmt.init.decls}
+            for part in (stmt.init, stmt.next):
+                for node in _walk(part) if part is not None else ():
+                    if isinstance(node, c_ast.FuncCall):
+                        return False
+                    target = node.lvalue if isinstance(node, c_ast.Assignment) else (
+                        node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--") else None)
+                    if target is not None and not (isinstance(target, c_ast.ID) and target.name in own):
+                        return False
+            return self._guardable(stmt.stmt, True)
         if not isinstance(stmt, (c_ast.Assignment, c_ast.FuncCall, c_ast.UnaryOp)):
             return False
         effect = False
@@ -245,6 +307,18 @@ class _SerialWalker(ScopedVisitor):
             elif isinstance(node, c_ast.UnaryOp) and node.op == "&":
                 return False
         return effect
+
+    def _has_effect(self, expr: c_ast.Node | None) -> bool:
+        """Whether evaluating expr may change anything (an assignment, ++/--, a call that is not
+        a pure library function or serial omp_* query)."""
+        for node in _walk(expr) if expr is not None else ():
+            if isinstance(node, c_ast.Assignment) or (isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--")):
+                return True
+            if isinstance(node, c_ast.FuncCall):
+                name = node.name.name if isinstance(node.name, c_ast.ID) else None
+                if name not in PURE_LIBRARY and name not in SERIAL_API:
+                    return True
+        return False
 
     def _varies(self, expr: c_ast.Node | None) -> bool:
         """Whether an expression's value may differ between the team's threads."""
@@ -317,6 +391,8 @@ class _SerialWalker(ScopedVisitor):
         name = n.name.name if isinstance(n.name, c_ast.ID) else None
         if name in SERIAL_API or (self.in_guard and name in DEVICE_LIBRARY):
             pass
+        elif name in self.program.functions and _pure_function(self.program, name):
+            pass  # every thread computes the same value
         elif name in OMP_DEVICE_API:
             self.block(self.coord(n), f"call to '{name}' outside a parallel region")
         elif name not in PURE_LIBRARY:
@@ -399,6 +475,12 @@ class _SerialWalker(ScopedVisitor):
         sharing = region_sharing(region, n.body, self.env, loop_vars=loop_vars)
         for sym in sharing.by_pointer:
             if self._is_per_thread(sym):
+                if _is_const(resolve_typedef(sym.type, self.env)):
+                    continue  # read-only: every thread's own copy holds the same value
+                if self._may_share_with_team(sym):
+                    self.team_shared.add(id(sym.decl))
+                    self.team_shared_names.setdefault(id(sym.decl), sym.name)
+                    continue
                 self.block(d.coord, f"the parallel region shares '{sym.name}' with the serial code "
                                     "(it needs the team master's single copy)")
         for sym in sharing.by_value + sharing.by_pointer:
@@ -429,11 +511,96 @@ class _StateScan(c_ast.NodeVisitor):
 
     def visit_OmpConstruct(self, n: OmpConstruct) -> None:
         d = n.directive
-        if any(leaf in _STATEFUL_CONSTRUCTS for leaf in d.leaves):
+        known_team = d.leaves[0] in _KNOWN_TEAM_CONSTRUCTS and d.clause("copyprivate") is None
+        if any(leaf in _STATEFUL_CONSTRUCTS for leaf in d.leaves) and not known_team:
             self.w.state(d.coord, f"'#pragma omp {d.name}' inside the parallel region")
         _check_schedule(self.w, d)
         if n.body is not None:
             self.visit(n.body)
+
+
+_SCALAR_SIZES = {"char": 1, "short": 2, "int": 4, "long": 8, "float": 4, "double": 8, "_Bool": 1}
+
+
+def _shared_size(t: c_ast.Node | None, env) -> int | None:
+    """Bytes of a scalar (arithmetic or pointer) or a constant-size array of them; None for
+    anything else (structs, VLAs, ...)."""
+    if isinstance(t, c_ast.PtrDecl):
+        return 8
+    if isinstance(t, c_ast.ArrayDecl):
+        n = int_constant(_text(t.dim)) if t.dim is not None else None
+        inner = _shared_size(resolve_typedef(t.type, env), env)
+        return n * inner if n is not None and n > 0 and inner is not None else None
+    if isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType):
+        names = [x for x in t.type.names if x not in ("signed", "unsigned", "const", "volatile")]
+        if not names:
+            return 4  # plain `unsigned`
+        if names.count("long") == 2 or names == ["long", "int"] or names == ["long", "long", "int"]:
+            return 8
+        sizes = [_SCALAR_SIZES.get(x) for x in names if x != "int" or len(names) == 1]
+        return max(sizes) if sizes and all(v is not None for v in sizes) else None
+    return None
+
+
+def _is_const(t: c_ast.Node | None) -> bool:
+    """A type whose object cannot be written (`const int`, `const double[4]`)."""
+    while isinstance(t, c_ast.ArrayDecl):
+        t = t.type
+    return isinstance(t, c_ast.TypeDecl) and "const" in (t.quals or [])
+
+
+def _text(expr: c_ast.Node) -> str:
+    return c_generator.CGenerator().visit(expr)
+
+
+def _pure_function(program: Program, name: str, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether the user function `name` computes its result from its arguments and memory
+    reads alone: it assigns only its own non-static locals and parameters (no store through a
+    pointer, to a global or to a static), has no OpenMP construct and calls only such
+    functions, pure library functions and the uniform omp_* queries. Every thread of a team
+    calling it with the same arguments gets the same value and changes nothing."""
+    if name in seen:
+        return True
+    fn = program.functions.get(name)
+    if fn is None or fn.body is None:
+        return False
+    locals_: set[str] = set()
+    arrays: set[str] = set()
+    params = fn.decl.type.args.params if isinstance(fn.decl.type, c_ast.FuncDecl) and fn.decl.type.args else []
+    for node in [*params, *_walk(fn.body)]:
+        if isinstance(node, c_ast.Decl) and node.name:
+            if "static" in (node.storage or []) or "extern" in (node.storage or []):
+                return False
+            sym = program.globals_env.lookup(node.name)
+            if sym is not None and sym.kind == "var":
+                return False  # a local that shadows a global: keep the check simple
+            locals_.add(node.name)
+            if isinstance(node.type, c_ast.ArrayDecl) and node not in params:
+                arrays.add(node.name)
+    for node in _walk(fn.body):
+        if isinstance(node, OmpConstruct):
+            return False
+        target = None
+        if isinstance(node, c_ast.Assignment):
+            target = node.lvalue
+        elif isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
+            target = node.expr
+        if target is not None:
+            root = target
+            while isinstance(root, c_ast.ArrayRef) and isinstance(root.name, (c_ast.ArrayRef, c_ast.ID)):
+                root = root.name
+            if not isinstance(root, c_ast.ID) or root.name not in locals_ or (root is not target and root.name not in arrays):
+                return False
+        if isinstance(node, c_ast.FuncCall):
+            callee = node.name.name if isinstance(node.name, c_ast.ID) else None
+            if callee is None:
+                return False
+            if callee in program.functions:
+                if not _pure_function(program, callee, seen | {name}):
+                    return False
+            elif callee not in PURE_LIBRARY and SERIAL_API.get(callee, True):
+                return False
+    return True
 
 
 def _stateless_call(program: Program, name: str, seen: frozenset[str] = frozenset()) -> bool:

@@ -21,6 +21,8 @@ int hist[16];
 static double twice(double x) { return 2 * x; }
 static int whoami(void) { return omp_get_thread_num(); }
 static double via(double x) { return twice(x) + whoami(); }
+static int clampi(int v, int hi) { int o = v; if (o > hi) o = hi; return o; }
+static int bump(int *p) { return ++*p; }
 void opaque(double *p);
 int main(void) {
   double s = 0; int n = N; double *p = a; int flag = 1;
@@ -83,12 +85,24 @@ CASES = [
   {
     hist[omp_get_thread_num() % 16] += 0;
   }""", "spmd", "call to 'omp_get_thread_num'", 3),
-    ("barrier_needs_state", """
+    ("barrier_single_master_in_the_team_stay_lean", """
 #pragma omp target parallel map(tofrom: a)
   {
     a[0] = 1;
 #pragma omp barrier
-  }""", "spmd", "'#pragma omp barrier'", 4),
+#pragma omp single
+    a[1] = 2;
+#pragma omp master
+    a[2] = 3;
+  }""", "lean", None, None),
+    ("barrier_in_a_nested_region_needs_state", """
+#pragma omp target parallel map(tofrom: a)
+  {
+#pragma omp parallel
+    {
+#pragma omp barrier
+    }
+  }""", "spmd", "'#pragma omp parallel' inside the parallel region", 3),
     ("stateless_device_function_stays_lean", """
 #pragma omp target teams distribute parallel for map(tofrom: a)
   for (int i = 0; i < N; i++) a[i] = twice(a[i]);""", "lean", None, None),
@@ -161,24 +175,53 @@ CASES = [
     ("user_function_between_regions", """
 #pragma omp target teams distribute map(tofrom: a)
   for (int i = 0; i < N; i++) {
-    double w = twice(1.0);
+    double w = via(1.0);
 #pragma omp parallel for
     for (int j = 0; j < N; j++) a[j] += w;
-  }""", "generic", "call to 'twice'", 3),
+  }""", "generic", "call to 'via'", 3),
     ("shared_reduction_variable", """
 #pragma omp target teams distribute map(tofrom: m, b)
   for (int i = 0; i < N; i++) {
     double t = 0;
 #pragma omp parallel for reduction(+: t)
     for (int j = 0; j < N; j++) t += m[i][j];
-  }""", "generic", "shares 't'", 4),
+    b[i] = t;
+  }""", "lean", None, None),
     ("shared_local_array", """
 #pragma omp target teams distribute map(tofrom: m)
   for (int i = 0; i < N; i++) {
     double tile[8];
 #pragma omp parallel for
     for (int j = 0; j < 8; j++) tile[j] = m[i][j];
-  }""", "generic", "shares 'tile'", 4),
+  }""", "lean", None, None),
+    ("shared_local_struct", """
+#pragma omp target teams distribute map(tofrom: m)
+  for (int i = 0; i < N; i++) {
+    struct { double lo, hi; } range = {0, 0};
+#pragma omp parallel for
+    for (int j = 0; j < 8; j++) if (j == 0) range.lo = m[i][j];
+  }""", "generic", "shares 'range'", 4),
+    ("shared_kernel_parameter", """
+#pragma omp target teams map(tofrom: a)
+  {
+#pragma omp parallel
+    { if (omp_get_thread_num() == 0) n = 3; }
+  }""", "generic", "shares 'n'", 3),
+    ("pure_function_in_serial_code", """
+#pragma omp target teams distribute map(tofrom: m)
+  for (int i = 0; i < N; i++) {
+    int k = clampi(i, 8);
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) m[i][j] += k;
+  }""", "lean", None, None),
+    ("impure_function_in_serial_code", """
+  int counter = 0;
+#pragma omp target teams distribute map(tofrom: m, counter)
+  for (int i = 0; i < N; i++) {
+    int k = bump(&counter);
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) m[i][j] += k;
+  }""", "generic", "call to 'bump'", 4),
     ("address_of_local", """
 #pragma omp target teams map(tofrom: a)
   {
@@ -249,6 +292,13 @@ CASES = [
     if (i == 0) s = 1;
 #pragma omp parallel for
     for (int j = 0; j < N; j++) m[i][j] += 1;
+  }""", "lean", None, None),
+    ("serial_if_with_side_effect_in_condition", """
+#pragma omp target teams distribute map(tofrom: m, s)
+  for (int i = 0; i < N; i++) {
+    if (s++ > 3) m[i][0] = 1;
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) m[i][j] += 1;
   }""", "generic", "serial code writes 's'", 3),
 ]
 
@@ -276,10 +326,10 @@ def test_forced_generic_keeps_the_reason_free(tmp_path):
 
 
 def test_forcing_spmd_where_illegal_is_an_error(tmp_path):
-    body = dict((c[0], c[1]) for c in CASES)["shared_local_array"]
+    body = dict((c[0], c[1]) for c in CASES)["shared_local_struct"]
     with pytest.raises(UnsupportedError) as e:
         plans(tmp_path, body, mode="spmd")
-    assert "--mode=spmd" in str(e.value) and "shares 'tile'" in str(e.value)
+    assert "--mode=spmd" in str(e.value) and "shares 'range'" in str(e.value)
 
 
 def test_remarks_name_the_mode_and_the_blocker(tmp_path):

@@ -260,6 +260,11 @@ OMPGPU_DEV void spmd_parallel_end_sized() {
   if (threadIdx.x == 0) detail::reset_ws_tags(detail::team());
   barrier_sync<BARRIER_SIZED_JOIN>(warp_round_up(blockDim.x));
 }
+// The end of a sized region of a lean SPMD kernel (no thread state to reset): the whole
+// block meets on the sized-join barrier, whose id the region's own barriers (BARRIER_REGION,
+// counted over the region's team) never use, so the threads outside the region cannot be
+// taken for late members of the team.
+OMPGPU_DEV void spmd_sized_join() { barrier_sync<BARRIER_SIZED_JOIN>(warp_round_up(blockDim.x)); }
 OMPGPU_DEV void spmd_parallel_end() {
   barrier_sync<BARRIER_REGION>(warp_round_up(blockDim.x));
   detail::thr_ref().ps &= (unsigned short)~1u;
