@@ -16,7 +16,11 @@ from ompgpu.analysis.symbols import is_array, is_pointer, region_uses, resolve_t
 from ompgpu.codegen.render import render
 from ompgpu.errors import OmpSyntaxError, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, pointer_member_section, struct_member_map, target_kind, whole_struct
-from ompgpu.parser.bind import OmpConstruct
+from pycparser import c_ast
+
+from ompgpu.analysis.library import PURE_LIBRARY
+from ompgpu.codegen.cprint import CPrinter
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest
 from ompgpu.parser.directives import ListItem
 
 MAP_FLAGS = {"to": ["OMPGPU_MAP_TO"], "from": ["OMPGPU_MAP_FROM"], "tofrom": ["OMPGPU_MAP_TO", "OMPGPU_MAP_FROM"],
@@ -110,11 +114,12 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
             # SPMD: the combined region's num_threads is the block size.
             num_threads = _clause_expr(d, "num_threads") if (kernel_modes or {}).get(id(k)) == "spmd" else None
             maps = _kernel_maps(k, link_globals)
+            trip = _grid_trip_count(c, program) if (kernel_modes or {}).get(id(k)) == "spmd" else None
             exprs = (device, if_cond, num_teams, thread_limit) + ((num_threads,) if num_threads else ())
             task = _target_task(d, k.env, maps, exprs, _kernel_task_vars(k))
             fallback = _host_fallback(text[start:end], d, in_task=task is not None)
             return render("host_target.j2", kd=f"__ompgpu_kd_{kname}", maps=maps, device=device, if_cond=if_cond,
-                          num_teams=num_teams, thread_limit=thread_limit, num_threads=num_threads, task=task,
+                          num_teams=num_teams, thread_limit=thread_limit, num_threads=num_threads, task=task, trip=trip,
                           fallback=_line_marker(pre, text, start, line_starts) + fallback)
         env = program.data_envs.get(id(c))
         maps = _data_maps(d, env)
@@ -311,6 +316,94 @@ def _line_marker(pre, text: str, offset: int, line_starts: list[int]) -> str:
         return ""
     file, line = pre.origins[idx]
     return f'\n# {line} "{file}"\n'
+
+
+_LOOP_COMPARISONS = {"<": 0, "<=": 1, ">": 2, ">=": 3, "!=": 4}
+_REVERSED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
+
+
+def _grid_trip_count(c: OmpConstruct, program: Program) -> str | None:
+    """Host C text of the iteration count of an SPMD kernel that is one `target teams
+    distribute parallel for` loop nest dealt out over the grid (no num_threads, no
+    dist_schedule, no schedule but `static`), when its body is short: no loop and no call of
+    a user function (a loop body that long measured faster on the default grid-stride
+    launch, bench/results/flat-h100-2026-11-25-geometry.txt). The bounds must be free of side
+    effects: the host evaluates them once more. None where any of that does not hold."""
+    d = c.directive
+    if tuple(d.leaves[:5]) != ("target", "teams", "distribute", "parallel", "for") or any(
+            d.clause(k) is not None for k in ("num_threads", "dist_schedule", "if", "nowait", "depend")):
+        return None
+    sched = d.clause("schedule")
+    if sched is not None and (sched.schedule_kind != "static" or sched.chunk is not None):
+        return None
+    nest = loop_nest(c.body, collapse_depth(d))
+    if not nest:
+        return None
+    for node in _walk(nest[-1].stmt):
+        if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Goto, OmpConstruct)):
+            return None
+        if isinstance(node, c_ast.FuncCall):
+            name = node.name.name if isinstance(node.name, c_ast.ID) else None
+            if name is None or name in program.functions:
+                return None
+    counts = []
+    printer = CPrinter()
+    for f in nest:
+        parts = _loop_parts(f)
+        if parts is None:
+            return None
+        lb, ub, step, op = parts
+        if any(_has_side_effect(e) for e in (lb, ub, step)):
+            return None
+        text = [f"(long long)({printer.visit(e)})" for e in (lb, ub, step)]
+        counts.append(f"ompgpu_host_trip_count({text[0]}, {text[1]}, {text[2]}, {op})")
+    return " * ".join(counts)
+
+
+def _loop_parts(f: c_ast.For):
+    """(lb, ub, step, comparison code) of a canonical `for`, as expressions; None otherwise."""
+    if isinstance(f.init, c_ast.DeclList) and len(f.init.decls) == 1 and f.init.decls[0].init is not None:
+        var, lb = f.init.decls[0].name, f.init.decls[0].init
+    elif isinstance(f.init, c_ast.Assignment) and f.init.op == "=" and isinstance(f.init.lvalue, c_ast.ID):
+        var, lb = f.init.lvalue.name, f.init.rvalue
+    else:
+        return None
+    cond = f.cond
+    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in _LOOP_COMPARISONS:
+        return None
+    if isinstance(cond.left, c_ast.ID) and cond.left.name == var:
+        op, ub = cond.op, cond.right
+    elif isinstance(cond.right, c_ast.ID) and cond.right.name == var:
+        op, ub = _REVERSED[cond.op], cond.left
+    else:
+        return None
+    nxt = f.next
+    if isinstance(nxt, c_ast.UnaryOp) and isinstance(nxt.expr, c_ast.ID) and nxt.expr.name == var and nxt.op in ("++", "p++", "--", "p--"):
+        step = c_ast.Constant("int", "1" if "+" in nxt.op else "-1")
+    elif isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID) and nxt.lvalue.name == var and nxt.op in ("+=", "-="):
+        # a subtracted step is negated after its conversion to 64 bits (as the device does)
+        step = nxt.rvalue if nxt.op == "+=" else c_ast.UnaryOp("-", c_ast.Cast(
+            c_ast.Typename(None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["long", "long"]))), nxt.rvalue))
+    else:
+        return None
+    return lb, ub, step, _LOOP_COMPARISONS[op]
+
+
+def _has_side_effect(e: c_ast.Node) -> bool:
+    for node in _walk(e):
+        if isinstance(node, c_ast.Assignment) or (isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--")):
+            return True
+        if isinstance(node, c_ast.FuncCall):
+            name = node.name.name if isinstance(node.name, c_ast.ID) else None
+            if name not in PURE_LIBRARY:
+                return True
+    return False
+
+
+def _walk(node: c_ast.Node):
+    yield node
+    for _, child in node.children():
+        yield from _walk(child)
 
 
 def _clause_expr(d, kind: str) -> str | None:

@@ -78,9 +78,9 @@ def test_negative_size(build):
 
 # ---------------------------------------------------------------- launch configuration
 
-def cfg(build, mode, num_teams=0, thread_limit=0, default_threads=0, max_threads=1024, static_teams=0, **env):
-    r = ok(build.run("launch", mode, num_teams, thread_limit, default_threads, max_threads, static_teams,
-                     env={k: str(v) for k, v in env.items()}))
+def cfg(build, mode, num_teams=0, thread_limit=0, default_threads=0, max_threads=1024, static_teams=0, trip=None, **env):
+    args = [num_teams, thread_limit, default_threads, max_threads, static_teams] + ([trip] if trip is not None else [])
+    r = ok(build.run("launch", mode, *args, env={k: str(v) for k, v in env.items()}))
     m = re.search(r"cfg (\d+) (\d+)", r.stdout)
     assert m, r.stdout
     return int(m.group(1)), int(m.group(2))
@@ -92,6 +92,17 @@ def test_launch_defaults(build):
     assert cfg(build, "spmd") == (132 * 8, 256)
     assert cfg(build, "generic", default_threads=288) == (132 * 7, 288)
     assert cfg(build, "spmd", static_teams=1000) == (1000, 256)
+
+
+def test_launch_of_a_loop_counted_by_the_host(build):
+    # one iteration per thread: ceil(trip / threads) teams, even beyond the occupancy guess
+    assert cfg(build, "spmd", trip=1 << 26) == ((1 << 26) // 256, 256)
+    assert cfg(build, "spmd", trip=1000) == (4, 256)
+    assert cfg(build, "spmd", trip=0) == (1, 256)
+    assert cfg(build, "spmd", thread_limit=100, trip=1000) == (10, 100)
+    # num_teams and OMP_NUM_TEAMS still decide
+    assert cfg(build, "spmd", num_teams=7, trip=1 << 20) == (7, 256)
+    assert cfg(build, "spmd", trip=1 << 20, OMP_NUM_TEAMS=9) == (9, 256)
 
 
 def test_launch_clauses(build):

@@ -140,3 +140,38 @@ def test_copyprivate_on_the_device_is_a_named_error(tmp_path):
     a[omp_get_thread_num()] = v;
   }""")
     assert "copyprivate" in str(e.value) and "not supported" in str(e.value)
+
+
+def host(tmp_path: Path, body: str) -> str:
+    src = tmp_path / "h.c"
+    src.write_text("#include <omp.h>\nint a[4096];\nint main(int argc, char **argv) {\n  int n = argc * 1000;\n" + body +
+                   "\n  return 0;\n}\n")
+    return translate(str(src), Options()).host_c
+
+
+def test_a_short_loop_over_the_grid_is_launched_one_thread_per_iteration(tmp_path):
+    text = host(tmp_path, """
+#pragma omp target teams distribute parallel for map(tofrom: a)
+  for (int i = n - 1; i >= 3; i -= 2) a[i] += i;""")
+    assert ("ompgpu_target_loop(" in text and
+            "ompgpu_host_trip_count((long long)(n - 1), (long long)(3), (long long)(-((long long) 2)), 3)" in text)
+
+
+@pytest.mark.parametrize("body", [
+    # a loop in the body: the default launch measured faster
+    "for (int i = 0; i < n; i++) for (int k = 0; k < 4; k++) a[i] += k;",
+    # the bound has a side effect: the host may not evaluate it once more
+    "for (int i = 0; i < n++; i++) a[i] += 1;",
+    # an explicit chunk, dist_schedule, num_threads: the user chose the mapping
+])
+def test_other_loops_keep_the_default_launch(tmp_path, body):
+    text = host(tmp_path, "\n#pragma omp target teams distribute parallel for map(tofrom: a)\n  " + body)
+    assert "ompgpu_target_loop(" not in text and "ompgpu_target(" in text
+
+
+@pytest.mark.parametrize("clause", ["schedule(static, 4)", "dist_schedule(static, 64)", "num_threads(64)", "nowait"])
+def test_a_mapping_the_user_chose_keeps_the_default_launch(tmp_path, clause):
+    text = host(tmp_path, f"""
+#pragma omp target teams distribute parallel for {clause} map(tofrom: a)
+  for (int i = 0; i < n; i++) a[i] += 1;""")
+    assert "ompgpu_target_loop(" not in text

@@ -95,6 +95,20 @@ typedef struct ompgpu_srcloc { const char *file; int line, col; const char *cons
   ((thread_limit) > 0 && (long long)(thread_limit) < (long long)(nt) ? (int)(thread_limit) : (int)(nt))
 int  ompgpu_target(const ompgpu_kernel_desc *k, long long device, int if_cond,
                    int num_teams, int thread_limit, int n, ompgpu_map_entry *maps);
+/* The same for a kernel that is one loop dealt out over the grid, whose iteration count the
+   host computed (trip_count >= 0): without num_teams / OMP_NUM_TEAMS the runtime launches
+   enough teams for one iteration per thread. */
+int  ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device, int if_cond,
+                        int num_teams, int thread_limit, long long trip_count, int n, ompgpu_map_entry *maps);
+/* Iterations of `for (v = lb; v OP ub; v += st)` (OP: 0 <, 1 <=, 2 >, 3 >=, 4 !=), in 64 bits. */
+static inline long long ompgpu_host_trip_count(long long lb, long long ub, long long st, int op) {
+  if (st == 0) return 0;
+  if (op == 1) ub += 1;
+  if (op == 3) ub -= 1;
+  if (op == 4 && (st > 0 ? ub <= lb : ub >= lb)) return 0;
+  if (st > 0) return ub > lb ? (ub - lb + st - 1) / st : 0;
+  return lb > ub ? (lb - ub - st - 1) / (-st) : 0;
+}
 void ompgpu_target_data_begin(const ompgpu_srcloc *loc, long long device, int if_cond, int n, ompgpu_map_entry *maps);
 void ompgpu_target_data_end  (const ompgpu_srcloc *loc, long long device, int if_cond, int n, ompgpu_map_entry *maps);
 void ompgpu_target_update    (const ompgpu_srcloc *loc, long long device, int if_cond, int n, ompgpu_map_entry *maps); /* TO = update to, FROM = update from */

@@ -39,11 +39,17 @@ long long threads_for(const ompgpu_kernel_desc *k, const Device &dev, int thread
 //   occupancy guess: enough teams of this size to fill every SM (SMs x max threads per
 //   SM / threads, at least one per SM). The guess ignores registers and shared memory,
 //   which may allow fewer resident teams; extra teams just queue.
-long long teams_for(const ompgpu_kernel_desc *k, const Device &dev, int num_teams, long long threads) {
+//   trip_count >= 0 (a kernel that is one short-bodied loop over the grid, counted by the
+//   host): one iteration per thread, ceil(trip_count / threads) teams, which measured faster
+//   than a grid-stride loop over the occupancy guess for such loops (STREAM, stencils:
+//   bench/results/flat-h100-2026-11-25-geometry.txt).
+long long teams_for(const ompgpu_kernel_desc *k, const Device &dev, int num_teams, long long threads,
+                    long long trip_count = -1) {
   long long T;
   if (num_teams > 0) T = num_teams;
   else if (env().num_teams > 0) T = env().num_teams;
   else if (k->static_teams > 0) T = k->static_teams;
+  else if (trip_count >= 0) T = (trip_count + threads - 1) / threads;
   else T = static_cast<long long>(dev.sms) * std::max(1LL, dev.max_threads_per_sm / threads);
   return std::max(1LL, std::min<long long>(T, INT_MAX));   // gridDim.x limit
 }
@@ -59,6 +65,11 @@ int fallback(const Loc &loc, const ompgpu_kernel_desc *k, const char *why) {
 
 extern "C" int ompgpu_target(const ompgpu_kernel_desc *k, long long device, int if_cond, int num_teams,
                              int thread_limit, int n, ompgpu_map_entry *maps) {
+  return ompgpu_target_loop(k, device, if_cond, num_teams, thread_limit, -1, n, maps);
+}
+
+extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device, int if_cond, int num_teams,
+                                  int thread_limit, long long trip_count, int n, ompgpu_map_entry *maps) {
   Loc loc = make_loc(k);
   if (!if_cond) return fallback(loc, k, "if clause is false");
   const Env &e = env();
@@ -101,7 +112,7 @@ extern "C" int ompgpu_target(const ompgpu_kernel_desc *k, long long device, int 
   args.push_back(nullptr);   // never read; keeps data() valid when there are no arguments
 
   long long threads = threads_for(k, dev, thread_limit);
-  long long teams = teams_for(k, dev, num_teams, threads);
+  long long teams = teams_for(k, dev, num_teams, threads, trip_count);
   ompgpu_launch_config cfg;
   cfg.num_teams = static_cast<unsigned>(teams);
   cfg.threads_per_team = static_cast<unsigned>(threads);
