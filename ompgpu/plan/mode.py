@@ -272,6 +272,12 @@ class _SerialWalker(ScopedVisitor):
             return bool(items) and all(self._guardable(i, in_loop) for i in items)
         if isinstance(stmt, (c_ast.Break, c_ast.Continue)):
             return in_loop
+        if isinstance(stmt, OmpConstruct):
+            # an atomic update of memory: thread 0 does it for the team, as the master would
+            d = stmt.directive
+            kinds = {c.kind for c in d.clauses} & {"read", "write", "update", "capture", "compare"}
+            return (d.leaves[0] == "atomic" and stmt.body is not None and kinds <= {"update", "write"}
+                    and self._guardable(stmt.body, in_loop))
         if isinstance(stmt, c_ast.If):
             if self._has_effect(stmt.cond):
                 return False
@@ -435,6 +441,9 @@ class _SerialWalker(ScopedVisitor):
             return
         if leaves[0] == "simd":
             self.visit(n.body)
+            return
+        if leaves[0] == "atomic" and self.in_guard:
+            self.visit(n.body)  # thread 0 alone, in a guarded statement
             return
         self.block(d.coord, f"'#pragma omp {d.name}' outside a parallel region")
 

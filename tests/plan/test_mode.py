@@ -293,6 +293,25 @@ CASES = [
 #pragma omp parallel for
     for (int j = 0; j < N; j++) m[i][j] += 1;
   }""", "lean", None, None),
+    ("atomic_update_in_serial_code_is_guarded", """
+#pragma omp target teams distribute map(tofrom: m, hist)
+  for (int i = 0; i < N; i++) {
+    if (m[i][0] > 0) {
+#pragma omp atomic
+      hist[i % 16] += 1;
+    }
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) m[i][j] += 1;
+  }""", "lean", None, None),
+    ("atomic_capture_in_serial_code", """
+  int v = 0;
+#pragma omp target teams distribute map(tofrom: m, hist)
+  for (int i = 0; i < N; i++) {
+#pragma omp atomic capture
+    v = hist[0]++;
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) m[i][j] += v;
+  }""", "generic", "'#pragma omp atomic' outside a parallel region", 4),
     ("serial_if_with_side_effect_in_condition", """
 #pragma omp target teams distribute map(tofrom: m, s)
   for (int i = 0; i < N; i++) {

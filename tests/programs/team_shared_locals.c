@@ -1,4 +1,4 @@
-/* covers: serial locals of a teams region that parallel regions write or reduce into (scalars, a constant-size array, an array with an initializer, a pointer), declared in a distribute loop body and re-initialized each iteration; serial code reading them after the regions; if statements with side effects in their branches (thread 0 alone in SPMD mode); a pure user function called from serial code; a const local the regions read; regions with num_threads; results written per team */
+/* covers: an atomic update in serial code (thread 0 alone in SPMD mode); serial locals of a teams region that parallel regions write or reduce into (scalars, a constant-size array, an array with an initializer, a pointer), declared in a distribute loop body and re-initialized each iteration; serial code reading them after the regions; if statements with side effects in their branches (thread 0 alone in SPMD mode); a pure user function called from serial code; a const local the regions read; regions with num_threads; results written per team */
 #include <stdio.h>
 #include <omp.h>
 
@@ -16,9 +16,10 @@ int main(void) {
   static double data[NB * 100];
   static double mean[NB], spread[NB];
   static int count[NB], pick[NB], firsts[NB], small[NB];
+  int busy = 0;
   for (int i = 0; i < NB * 100; i++) data[i] = (double)((i * 37) % 101) - 50.0;
 
-#pragma omp target teams distribute thread_limit(96) map(to: data) map(from: mean, spread, count, pick, firsts, small)
+#pragma omp target teams distribute thread_limit(96) map(to: data) map(from: mean, spread, count, pick, firsts, small) map(tofrom: busy)
   for (int b = 0; b < NB; b++) {
     double sum = 0, lo = 1e300, hi = -1e300;
     int cnt = 0;
@@ -55,6 +56,10 @@ int main(void) {
       mean[b] = 0;
     }
     spread[b] = hi - lo;
+    if (cnt > 45) {
+#pragma omp atomic
+      busy += 1;
+    }
     count[b] = cnt;
     pick[b] = (int)row[k];
     if (first_negative == 0) firsts[b] = -1;
@@ -94,6 +99,10 @@ int main(void) {
              cnt ? sum / cnt : 0, spread[b], hi - lo, pick[b], (int)row[k], firsts[b], f, small[b], sm);
     }
   }
+  int busy_ref = 0;
+  for (int b = 0; b < NB; b++) busy_ref += count[b] > 45;
+  if (busy != busy_ref) ok = 0;
+  printf("blocks with more than 45 positives: %d\n", busy);
   long long total = 0;
   for (int b = 0; b < NB; b++) total += count[b] * 1000LL + pick[b] + firsts[b] + small[b];
   printf("blocks %d, checksum %lld\n", NB, total);
