@@ -7,11 +7,7 @@ int main(int argc, char **argv) {
   const long nn = (long)n * n;
   double *a = (double *)bench_alloc(sizeof(double) * nn), *b = (double *)bench_alloc(sizeof(double) * nn),
          *c = (double *)bench_alloc(sizeof(double) * nn);
-  for (long i = 0; i < n; i++)
-    for (long j = 0; j < n; j++) {
-      a[i * n + j] = mm_a(i, j);
-      b[i * n + j] = mm_b(i, j);
-    }
+  mm_fill(a, b, n);
   bench_warmup();
   for (int rep = 0, reps = bench_reps(); rep < reps; rep++) {
     double kernel, t0 = BENCH_NOW();

@@ -10,6 +10,14 @@
 static double mm_a(long i, long k) { return (double)((int)(bench_hash((unsigned)(i * 65537 + k)) % 5) - 2); }
 static double mm_b(long k, long j) { return (double)((int)(bench_hash((unsigned)(k * 40503 + j + 17)) % 7) - 3); }
 
+static void mm_fill(double *a, double *b, int n) {
+  for (long i = 0; i < n; i++)
+    for (long j = 0; j < n; j++) {
+      a[i * n + j] = mm_a(i, j);
+      b[i * n + j] = mm_b(i, j);
+    }
+}
+
 static int mm_check(const double *a, const double *b, const double *c, int n) {
   const long samples = n <= 256 ? (long)n * n : 4096;
   long bad = 0;

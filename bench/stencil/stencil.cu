@@ -12,8 +12,7 @@ int main(int argc, char **argv) {
   const int n = st_order(argc, argv);
   const long nn = (long)n * n;
   double *in = (double *)bench_alloc(sizeof(double) * nn), *out = (double *)bench_alloc(sizeof(double) * nn);
-  for (long i = 0; i < n; i++)
-    for (long j = 0; j < n; j++) in[i * n + j] = st_in(i, j);
+  st_fill(in, n);
   bench_warmup();
   cudaEvent_t e0, e1;
   CUDA_CHECK(cudaEventCreate(&e0));

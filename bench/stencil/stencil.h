@@ -39,6 +39,11 @@ static int st_order(int argc, char **argv) {
 
 static double st_in(long i, long j) { return (double)(bench_hash((unsigned)(i * 7919 + j)) % 1024) / 64.0; }
 
+static void st_fill(double *in, int n) {
+  for (long i = 0; i < n; i++)
+    for (long j = 0; j < n; j++) in[i * n + j] = st_in(i, j);
+}
+
 /* the serial reference: the same expression, SWEEPS times */
 static int st_check(const double *in, const double *out, int n) {
   double worst = 0;

@@ -18,10 +18,7 @@ int main(int argc, char **argv) {
   double *a = (double *)bench_alloc(sizeof(double) * n);
   double *b = (double *)bench_alloc(sizeof(double) * n);
   double *c = (double *)bench_alloc(sizeof(double) * n);
-  for (long i = 0; i < n; i++) {
-    b[i] = stream_b(i);
-    c[i] = stream_c(i);
-  }
+  stream_fill(b, c, n);
   const double s = STREAM_SCALAR;
   double kernel = 0;
   bench_warmup();

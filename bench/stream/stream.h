@@ -12,6 +12,13 @@
 static double stream_b(long i) { return (double)(i % 1000); }
 static double stream_c(long i) { return 0.5 + (double)(i % 7); }
 
+static void stream_fill(double *b, double *c, long n) {
+  for (long i = 0; i < n; i++) {
+    b[i] = stream_b(i);
+    c[i] = stream_c(i);
+  }
+}
+
 static long stream_length(int argc, char **argv) {
   const int log2n = bench_arg(argc, argv, 1, 26);
   if (log2n > 32) {

@@ -11,8 +11,7 @@ int main(int argc, char **argv) {
   const int n = tt_order(argc, argv);
   const long nn = (long)n * n;
   double *a = (double *)bench_alloc(sizeof(double) * nn), *b = (double *)bench_alloc(sizeof(double) * nn);
-  for (long i = 0; i < n; i++)
-    for (long j = 0; j < n; j++) a[i * n + j] = tt_a(i, j, n);
+  tt_fill(a, n);
   bench_warmup();
   for (int rep = 0, reps = bench_reps(); rep < reps; rep++) {
     double kernel, t0 = BENCH_NOW();

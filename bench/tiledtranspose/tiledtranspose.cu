@@ -14,8 +14,7 @@ int main(int argc, char **argv) {
   const int n = tt_order(argc, argv);
   const long nn = (long)n * n;
   double *a = (double *)bench_alloc(sizeof(double) * nn), *b = (double *)bench_alloc(sizeof(double) * nn);
-  for (long i = 0; i < n; i++)
-    for (long j = 0; j < n; j++) a[i * n + j] = tt_a(i, j, n);
+  tt_fill(a, n);
   bench_warmup();
   cudaEvent_t e0, e1;
   CUDA_CHECK(cudaEventCreate(&e0));

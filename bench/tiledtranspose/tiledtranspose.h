@@ -21,6 +21,11 @@ static int tt_order(int argc, char **argv) {
 
 static double tt_a(long i, long j, int n) { return (double)(i * n + j); }
 
+static void tt_fill(double *a, int n) {
+  for (long i = 0; i < n; i++)
+    for (long j = 0; j < n; j++) a[i * n + j] = tt_a(i, j, n);
+}
+
 /* B[j][i] = SWEEPS * A[i][j] exactly (the values are integers below 2^53) */
 static int tt_check(const double *b, int n) {
   long bad = 0;

@@ -179,6 +179,28 @@ def is_aggregate(t: c_ast.Node | None, env: Env | None = None) -> bool:
     return False
 
 
+def walk_nodes(node: c_ast.Node):
+    """The node and every node below it (iteratively: expressions can nest thousands deep)."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        yield n
+        todo.extend(child for _, child in n.children())
+
+
+def has_side_effect(expr: c_ast.Node | None, pure_calls) -> bool:
+    """Whether evaluating expr may change anything: an assignment, ++/--, or a call of a
+    function not in pure_calls."""
+    for node in walk_nodes(expr) if expr is not None else ():
+        if isinstance(node, c_ast.Assignment) or (isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--")):
+            return True
+        if isinstance(node, c_ast.FuncCall):
+            name = node.name.name if isinstance(node.name, c_ast.ID) else None
+            if name not in pure_calls:
+                return True
+    return False
+
+
 def resolve_typedef(t: c_ast.Node | None, env: Env) -> c_ast.Node | None:
     """Follow a typedef name one level at a time down to a declarator that is not a plain name."""
     seen = 0

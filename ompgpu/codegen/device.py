@@ -15,7 +15,7 @@ from pycparser import c_ast
 
 from ompgpu.analysis.library import DEVICE_LIBRARY, HOST_ONLY_API, OMP_DEVICE_API
 from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare, is_array, is_pointer, param_decls, region_uses,
-                                     resolve_typedef)
+                                     resolve_typedef, walk_nodes)
 from ompgpu.codegen.cprint import CPrinter, finalize_line_markers, line_directive
 from ompgpu.codegen.render import render
 from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError, note_location
@@ -323,17 +323,9 @@ def _variably_modified(t: c_ast.Node) -> bool:
     """An array type whose size is not a constant (`typedef double row[n]`)."""
     while isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl, c_ast.TypeDecl)):
         if isinstance(t, c_ast.ArrayDecl) and t.dim is not None and not isinstance(t.dim, c_ast.Constant):
-            return any(isinstance(x, c_ast.ID) for x in _walk_nodes(t.dim))
+            return any(isinstance(x, c_ast.ID) for x in walk_nodes(t.dim))
         t = t.type
     return False
-
-
-def _walk_nodes(n: c_ast.Node):
-    todo = [n]
-    while todo:
-        node = todo.pop()
-        yield node
-        todo.extend(child for _, child in node.children())
 
 
 def _local_declarations(body: c_ast.Node):
@@ -689,7 +681,7 @@ class _Emitter(CGen):
                     run.append(self._team_var(item, "init"))
                 else:
                     run.append(self.statement(item))
-                seen_names |= {x.name for x in _walk_nodes(item) if isinstance(x, c_ast.ID)}
+                seen_names |= {x.name for x in walk_nodes(item) if isinstance(x, c_ast.ID)}
                 i += 1
             text += "".join(declared) + render("stmt.j2", kind="guarded", body="".join(run))
         self.indent_level -= 2
@@ -976,7 +968,7 @@ class _Emitter(CGen):
         outer: set[str] = set()
         for f, loop in zip(nest, loops):
             used = {x.name for part in (f.init, f.cond, f.next) if part is not None
-                    for x in _walk_nodes(part) if isinstance(x, c_ast.ID)} - {loop.var}
+                    for x in walk_nodes(part) if isinstance(x, c_ast.ID)} - {loop.var}
             dependent = sorted(used & outer)
             if dependent:
                 raise UnsupportedError(f"collapse of a non-rectangular loop nest (the bounds of the loop over "

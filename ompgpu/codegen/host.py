@@ -12,7 +12,7 @@ import bisect
 import re
 from dataclasses import dataclass
 
-from ompgpu.analysis.symbols import is_array, is_pointer, region_uses, resolve_typedef
+from ompgpu.analysis.symbols import has_side_effect, is_array, is_pointer, region_uses, resolve_typedef, walk_nodes
 from ompgpu.codegen.render import render
 from ompgpu.errors import OmpSyntaxError, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, pointer_member_section, struct_member_map, target_kind, whole_struct
@@ -339,7 +339,7 @@ def _grid_trip_count(c: OmpConstruct, program: Program) -> str | None:
     nest = loop_nest(c.body, collapse_depth(d))
     if not nest:
         return None
-    for node in _walk(nest[-1].stmt):
+    for node in walk_nodes(nest[-1].stmt):
         if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Goto, OmpConstruct)):
             return None
         if isinstance(node, c_ast.FuncCall):
@@ -353,7 +353,7 @@ def _grid_trip_count(c: OmpConstruct, program: Program) -> str | None:
         if parts is None:
             return None
         lb, ub, step, op = parts
-        if any(_has_side_effect(e) for e in (lb, ub, step)):
+        if any(has_side_effect(e, PURE_LIBRARY) for e in (lb, ub, step)):
             return None
         text = [f"(long long)({printer.visit(e)})" for e in (lb, ub, step)]
         counts.append(f"ompgpu_host_trip_count({text[0]}, {text[1]}, {text[2]}, {op})")
@@ -387,23 +387,6 @@ def _loop_parts(f: c_ast.For):
     else:
         return None
     return lb, ub, step, _LOOP_COMPARISONS[op]
-
-
-def _has_side_effect(e: c_ast.Node) -> bool:
-    for node in _walk(e):
-        if isinstance(node, c_ast.Assignment) or (isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--")):
-            return True
-        if isinstance(node, c_ast.FuncCall):
-            name = node.name.name if isinstance(node.name, c_ast.ID) else None
-            if name not in PURE_LIBRARY:
-                return True
-    return False
-
-
-def _walk(node: c_ast.Node):
-    yield node
-    for _, child in node.children():
-        yield from _walk(child)
 
 
 def _clause_expr(d, kind: str) -> str | None:

@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from pycparser import c_ast, c_generator
 
 from ompgpu.analysis.library import DEVICE_LIBRARY, OMP_DEVICE_API, PURE_LIBRARY, SERIAL_API, STATE_API
-from ompgpu.analysis.symbols import ScopedVisitor, Symbol, declare, is_array, is_pointer, resolve_typedef
+from ompgpu.analysis.symbols import (ScopedVisitor, Symbol, declare, has_side_effect, is_array, is_pointer, resolve_typedef,
+                                     walk_nodes)
 from ompgpu.errors import SourceCoord, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, kernel_scope, region_sharing
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest, loop_var_names
@@ -49,6 +50,8 @@ ELIDED_LEAN = ELIDED_SPMD + ("team state", "per-thread state")
 # Constructs inside a parallel region that read the runtime's per-thread state.
 _STATEFUL_CONSTRUCTS = frozenset({"barrier", "single", "master", "masked", "sections", "section", "ordered",
                                   "parallel", "taskwait", "taskyield"})
+# Calls that change nothing: what SPMD serial code may evaluate in a condition
+_PURE_SERIAL_CALLS = PURE_LIBRARY | frozenset(SERIAL_API)
 # Directly in a team-level region of an SPMD kernel the team is known (threads 0..T-1 of the
 # block): these read threadIdx and meet on a named barrier, no runtime state
 _KNOWN_TEAM_CONSTRUCTS = frozenset({"barrier", "single", "master", "masked"})
@@ -288,7 +291,7 @@ class _SerialWalker(ScopedVisitor):
                 return False
             own = {d.name for d in stmt.init.decls}
             for part in (stmt.init, stmt.next):
-                for node in _walk(part) if part is not None else ():
+                for node in walk_nodes(part) if part is not None else ():
                     if isinstance(node, c_ast.FuncCall):
                         return False
                     target = node.lvalue if isinstance(node, c_ast.Assignment) else (
@@ -299,7 +302,7 @@ class _SerialWalker(ScopedVisitor):
         if not isinstance(stmt, (c_ast.Assignment, c_ast.FuncCall, c_ast.UnaryOp)):
             return False
         effect = False
-        for node in _walk(stmt):
+        for node in walk_nodes(stmt):
             if isinstance(node, c_ast.FuncCall):
                 name = node.name.name if isinstance(node.name, c_ast.ID) else None
                 if name not in DEVICE_LIBRARY and name not in SERIAL_API:
@@ -317,18 +320,11 @@ class _SerialWalker(ScopedVisitor):
     def _has_effect(self, expr: c_ast.Node | None) -> bool:
         """Whether evaluating expr may change anything (an assignment, ++/--, a call that is not
         a pure library function or serial omp_* query)."""
-        for node in _walk(expr) if expr is not None else ():
-            if isinstance(node, c_ast.Assignment) or (isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--")):
-                return True
-            if isinstance(node, c_ast.FuncCall):
-                name = node.name.name if isinstance(node.name, c_ast.ID) else None
-                if name not in PURE_LIBRARY and name not in SERIAL_API:
-                    return True
-        return False
+        return has_side_effect(expr, _PURE_SERIAL_CALLS)
 
     def _varies(self, expr: c_ast.Node | None) -> bool:
         """Whether an expression's value may differ between the team's threads."""
-        for node in _walk(expr) if expr is not None else ():
+        for node in walk_nodes(expr) if expr is not None else ():
             if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and SERIAL_API.get(node.name.name):
                 return True
             if isinstance(node, c_ast.ID):
@@ -576,7 +572,7 @@ def _pure_function(program: Program, name: str, seen: frozenset[str] = frozenset
     locals_: set[str] = set()
     arrays: set[str] = set()
     params = fn.decl.type.args.params if isinstance(fn.decl.type, c_ast.FuncDecl) and fn.decl.type.args else []
-    for node in [*params, *_walk(fn.body)]:
+    for node in [*params, *walk_nodes(fn.body)]:
         if isinstance(node, c_ast.Decl) and node.name:
             if "static" in (node.storage or []) or "extern" in (node.storage or []):
                 return False
@@ -586,7 +582,7 @@ def _pure_function(program: Program, name: str, seen: frozenset[str] = frozenset
             locals_.add(node.name)
             if isinstance(node.type, c_ast.ArrayDecl) and node not in params:
                 arrays.add(node.name)
-    for node in _walk(fn.body):
+    for node in walk_nodes(fn.body):
         if isinstance(node, OmpConstruct):
             return False
         target = None
@@ -627,7 +623,7 @@ def _stateless_call(program: Program, name: str, seen: frozenset[str] = frozense
     fn = program.functions[name]
     if fn.body is None:
         return False
-    for node in _walk(fn.body):
+    for node in walk_nodes(fn.body):
         if isinstance(node, OmpConstruct):
             return False
         if isinstance(node, c_ast.FuncCall):
@@ -636,12 +632,6 @@ def _stateless_call(program: Program, name: str, seen: frozenset[str] = frozense
                 return False
     return True
 
-
-def _walk(node: c_ast.Node):
-    """The node and every node below it."""
-    yield node
-    for _, child in node.children():
-        yield from _walk(child)
 
 
 def _check_schedule(w: _SerialWalker, d) -> None:
