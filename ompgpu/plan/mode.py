@@ -105,14 +105,27 @@ def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan
     return plans
 
 
+# Threads per team that the host runtime launches when nothing asks for a number (no
+# thread_limit clause, no OMP_TEAMS_THREAD_LIMIT): runtime/host/target.cpp's threads_for and
+# python_api/runtime.py's threads_for use the same numbers (tests/plan checks it).
+DEFAULT_TEAM_THREADS = {"spmd": 256, "generic": 128 + 32}
+
+
 def _launch_bound(k: Kernel, mode: str) -> int:
-    """Threads per team the kernel is compiled for: a constant thread_limit (plus the master
-    warp in generic mode; or the combined region's constant num_threads in SPMD mode) lets
-    nvcc give each thread more registers; otherwise the CUDA maximum, 1024."""
+    """Threads per team the kernel is compiled for (__launch_bounds__, and the host's clamp).
+
+    A constant thread_limit (plus the master warp in generic mode; or the combined region's
+    constant num_threads in SPMD mode) is the bound. Without any thread_limit clause the bound
+    is the team size the runtime launches by default, so OMP_TEAMS_THREAD_LIMIT cannot raise a
+    team above it: a bound of 1024 makes ptxas fit every thread in 32 registers (two blocks of
+    1024 per SM), which spilled 1.6 KB per thread in kmeans' assignment kernel while it ran
+    256-thread teams. A thread_limit whose value is known only at run time keeps 1024."""
     d = k.construct.directive
     limits = []
+    has_thread_limit = False
     for directive in (k.teams, d):
         c = directive.clause("thread_limit") if directive is not None else None
+        has_thread_limit = has_thread_limit or c is not None
         v = int_constant(c.expr.text) if c is not None and c.expr is not None else None
         if v is not None and v > 0:
             limits.append(v + (32 if mode == "generic" else 0))
@@ -120,6 +133,8 @@ def _launch_bound(k: Kernel, mode: str) -> int:
     v = int_constant(c.expr.text) if c is not None and c.expr is not None else None
     if v is not None and v > 0:
         limits.append(v)
+    if not has_thread_limit and c is None:
+        limits.append(DEFAULT_TEAM_THREADS[mode])
     bound = min(limits, default=1024)
     if mode == "generic":
         bound = max(64, (bound + 31) // 32 * 32)  # W*32 + 32, at least one worker warp

@@ -75,7 +75,7 @@ def test_emit_cuda_writes_a_kernel(simple, tmp_path):
     out = tmp_path / "k.cu"
     assert main(["cc", "--emit-cuda", str(simple), "-o", str(out)]) == 0
     cu = out.read_text()
-    assert '__global__ void __launch_bounds__(1024) __omp_offloading_main_l5(' in cu
+    assert '__global__ void __launch_bounds__(256) __omp_offloading_main_l5(' in cu
     # a flat kernel is lean SPMD: no master, no runtime init, a grid-stride loop over the whole grid
     assert "kernel_init" not in cu and "worker_wait" not in cu
     assert "ompgpu::grid_loop_bounds(" in cu and "ompgpu_reduce_known(" in cu

@@ -362,3 +362,43 @@ def test_remarks_name_the_mode_and_the_blocker(tmp_path):
     assert "generic (warp-specialized) mode" in generic and f"r.c:{PRELUDE_LINES + 1 + 3}:" in generic
     assert "omp_get_max_threads" in generic and "[-Rpass=ompgpu]" in generic
     assert "SPMD mode" in spmd and "team state" in spmd and "soft stack" in spmd
+
+
+LAUNCH_BOUND_CASES = [
+    # no thread_limit: the team size the runtime launches by default
+    ("#pragma omp target teams distribute parallel for map(tofrom: s)\n  for (int i = 0; i < N; i++) s += 0;",
+     "auto", 256),
+    ("#pragma omp target teams distribute parallel for map(tofrom: s)\n  for (int i = 0; i < N; i++) s += 0;",
+     "generic", 160),
+    # a constant thread_limit (generic: plus the master warp); a constant num_threads in SPMD
+    ("#pragma omp target teams distribute parallel for thread_limit(64) map(tofrom: s)\n"
+     "  for (int i = 0; i < N; i++) s += 0;", "auto", 64),
+    ("#pragma omp target teams distribute parallel for thread_limit(512) map(tofrom: s)\n"
+     "  for (int i = 0; i < N; i++) s += 0;", "generic", 544),
+    ("#pragma omp target teams distribute parallel for num_threads(600) map(tofrom: s)\n"
+     "  for (int i = 0; i < N; i++) s += 0;", "auto", 600),
+    # a count known only at run time: any block size up to the CUDA limit
+    ("#pragma omp target teams distribute parallel for thread_limit(s) map(tofrom: s)\n"
+     "  for (int i = 0; i < N; i++) s += 0;", "auto", 1024),
+    ("#pragma omp target teams distribute parallel for num_threads(s) map(tofrom: s)\n"
+     "  for (int i = 0; i < N; i++) s += 0;", "auto", 1024),
+]
+
+
+@pytest.mark.parametrize("body, mode, bound", LAUNCH_BOUND_CASES)
+def test_launch_bound(tmp_path, body, mode, bound):
+    (p,) = plans(tmp_path, "\n  " + body, mode=mode)
+    assert p.max_threads == bound
+
+
+def test_default_team_threads_match_the_host_runtimes():
+    """The planner's bound for kernels without thread_limit is the team size that both host
+    runtimes launch by default; if they drifted apart, OMP_TEAMS_THREAD_LIMIT-free launches
+    would be clamped below (or launched above) the compiled bound."""
+    from ompgpu.plan.mode import DEFAULT_TEAM_THREADS
+    from ompgpu.python_api import runtime
+    root = Path(__file__).resolve().parents[2]
+    cpp = (root / "ompgpu/runtime/host/target.cpp").read_text()
+    assert "t = generic ? 128 + kMasterWarp : 256;" in cpp
+    assert DEFAULT_TEAM_THREADS == {"spmd": 256, "generic": 128 + runtime.MASTER_WARP}
+    assert runtime.MASTER_WARP == 32

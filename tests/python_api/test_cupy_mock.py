@@ -42,7 +42,7 @@ def test_compiles_with_nvrtc_for_the_gpu_and_caches_the_cubin(fake):
     f = ompgpu.compile(SAXPY, "saxpy")
     (src, name), = fake.nvrtc_programs
     assert src.startswith("// NVRTC input") and '#include "ompgpu_nvrtc.h"' in src
-    assert f'extern "C" __global__ void __launch_bounds__(1024) {KERNEL}(' in src
+    assert f'extern "C" __global__ void __launch_bounds__(256) {KERNEL}(' in src
     assert "__ompgpu_launch_" not in src and "ompgpu_host.h" not in src  # no host code for NVRTC
     opts = fake.nvrtc_options[0]
     assert "-arch=sm_90" in opts and "--std=c++17" in opts
