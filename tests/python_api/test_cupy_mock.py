@@ -95,11 +95,16 @@ def test_clauses_and_environment_set_the_geometry(fake, monkeypatch):
     f = ompgpu.compile(src, "saxpy", options=("--mode=generic",))
     f(100, 1.0, np.zeros(100, np.float32), np.zeros(100, np.float32))
     assert fake.launches[-1][1:3] == ((10,), (96,))  # 64 workers + the master warp
-    monkeypatch.setenv("OMP_TEAMS_THREAD_LIMIT", "200")
+    monkeypatch.setenv("OMP_TEAMS_THREAD_LIMIT", "40")
     monkeypatch.setenv("OMP_NUM_TEAMS", "7")
     g = ompgpu.compile(SAXPY + " ", "saxpy", options=("--mode=generic",))
     g(100, 1.0, np.zeros(100, np.float32), np.zeros(100, np.float32))
-    assert fake.launches[-1][1:3] == ((7,), (256,))  # 200 + 32 rounded up to a warp
+    assert fake.launches[-1][1:3] == ((7,), (96,))  # 40 + 32 rounded up to a warp
+    # without a thread_limit clause the kernel is compiled for the default team (128 workers
+    # + the master warp): the variable is an upper bound and cannot raise the team above it
+    monkeypatch.setenv("OMP_TEAMS_THREAD_LIMIT", "200")
+    g(100, 1.0, np.zeros(100, np.float32), np.zeros(100, np.float32))
+    assert fake.launches[-1][1:3] == ((7,), (160,))
 
 
 def test_target_without_teams_is_one_team(fake):

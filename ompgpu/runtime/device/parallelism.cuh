@@ -133,7 +133,10 @@ namespace detail {
 // Team barrier by counting (a team with a partial last warp): each thread reads the round,
 // arrives; the last to arrive resets the count and starts the next round; the others wait
 // for it. Shared-memory atomics, so the round's stores are visible to every team thread.
-OMPGPU_DEV void counting_team_barrier(unsigned T) {
+// Not inlined: the rare path stays out of the loops that call known_team_barrier, whose
+// common paths are then a compare and one barrier instruction. Static: each translation unit
+// has its own copy (relocatable device code links several).
+static __device__ __noinline__ void counting_team_barrier(unsigned T) {
   TeamState &t = team();
   __threadfence_block();
   const unsigned round = atomicAdd(&t.count_bar_round, 0u);
@@ -279,8 +282,16 @@ OMPGPU_DEV void spmd_parallel_end() {
 // threads outside the region) cannot use one: it meets on a counter in team state instead.
 // Aligned: the compiler placed this call where every thread of the team executes this very
 // instruction (not under a branch of the region's code), so the cheaper bar.sync serves.
+//
+// A team of exactly one warp (the common thread_limit(32) team) meets on __syncwarp() with the
+// constant full mask: with a mask computed from T the same barrier cost about 0.06 us more
+// per iteration of the EPCC barrier loop on an H100 (2026-11-25, bench/results/
+// exp-h100-2026-11-25-barrier-packing.txt), as the compiler keeps the warp's divergence
+// handling around it; the counting path is a call, so the named-barrier path stays short.
 template <bool Aligned = false> OMPGPU_DEV void known_team_barrier(unsigned T) {
-  if (T > 32u) {
+  if (T == 32u) {
+    __syncwarp();
+  } else if (T > 32u) {
     if ((T & 31u) == 0u || T == blockDim.x) {
       if (Aligned)
         barrier_sync_aligned<BARRIER_REGION>(warp_round_up(T));
