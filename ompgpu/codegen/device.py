@@ -410,6 +410,9 @@ class _Emitter(CGen):
         # runs this code when the compiler knows it (thread threadIdx.x of team_size), else None
         # and the runtime reads it from the thread's state.
         self.team_size: str | None = None
+        # The CUDA block size as a C expression: a constant where thread_limit clauses fix it
+        # (constant strides and barrier counts let nvcc unroll and fold), else blockDim.x.
+        self.block = f"{plan.exact_threads}u" if plan is not None and plan.exact_threads > 0 else "blockDim.x"
         self.owner = owner
         self.env = env.child()
         self.master = master  # code that a team's master may run (forks, soft stack)
@@ -683,7 +686,7 @@ class _Emitter(CGen):
                     run.append(self.statement(item))
                 seen_names |= {x.name for x in walk_nodes(item) if isinstance(x, c_ast.ID)}
                 i += 1
-            text += "".join(declared) + render("stmt.j2", kind="guarded", body="".join(run))
+            text += "".join(declared) + render("stmt.j2", kind="guarded", body="".join(run), block=self.block)
         self.indent_level -= 2
         return text + self.indent() + "}\n"
 
@@ -776,7 +779,7 @@ class _Emitter(CGen):
         sym = self.env.lookup(n.name)
         storage = copy.deepcopy(sym.type if sym is not None and sym.type is not None else n.type)
         _strip_quals(storage)
-        return render("team_var.j2", part=part, storage_decl=type_string(storage, name + "__team"), name=name, init=init,
+        return render("team_var.j2", block=self.block, part=part, storage_decl=type_string(storage, name + "__team"), name=name, init=init,
                       init_decl=type_string(n.type, name + "__init"),
                       is_array=is_array(n.type) or isinstance(n.init, c_ast.InitList))
 
@@ -926,7 +929,7 @@ class _Emitter(CGen):
         combined = self.plan is not None and self.plan.combined
         # Only a team-level region is run by the whole block in SPMD mode; a region nested in
         # another takes the generic fork site, which serializes it (no master to fork from).
-        return render("fork.j2", id=wid, wname=wname, pack=pack, inits=inits, mode="spmd" if spmd_site else "generic",
+        return render("fork.j2", block=self.block, id=wid, wname=wname, pack=pack, inits=inits, mode="spmd" if spmd_site else "generic",
                       stateful=spmd_site and not self.lean, combined=combined,
                       entry_barrier=spmd_site and not combined and self.plan.entry_barrier,
                       num_threads=nt.expr.text if nt else "0", if_cond=ifc.expr.text if ifc else None)
@@ -939,10 +942,10 @@ class _Emitter(CGen):
         if self.plan is None or self.in_region != 0:
             return None
         if self.spmd:
-            return "__team_size" if d.clause("num_threads") is not None else "blockDim.x"
+            return "__team_size" if d.clause("num_threads") is not None else self.block
         if d.clause("num_threads") is not None or d.clause("if") is not None:
             return None
-        return "(blockDim.x - 32u)"
+        return f"({self.block} - 32u)"
 
     def _inner(self, n: OmpConstruct, range_from: tuple[str, str] | None) -> str:
         """The construct combined under `parallel` (for, sections, ...), inside the work function."""

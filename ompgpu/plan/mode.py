@@ -73,6 +73,9 @@ class KernelPlan:
     not_spmd: Reason | None        # first statement that rules SPMD out (None: SPMD is legal)
     needs_state: Reason | None     # spmd: first construct that needs the runtime's state
     max_threads: int = 1024        # launch bound (__launch_bounds__ and the host's clamp)
+    # the block size every launch of the kernel has (constant thread_limit clauses), 0 when it
+    # depends on run-time values: the device code then uses the constant, not blockDim.x
+    exact_threads: int = 0
     guarded: frozenset[int] = frozenset()  # id() of serial statements that thread 0 runs alone
     # SPMD serial code reads memory outside guarded statements: each region starts with a team
     # barrier, so that no thread writes in the region what a slower one has still to read.
@@ -101,7 +104,8 @@ def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan
         elif forced == "spmd" and p.not_spmd is not None:
             raise UnsupportedError(f"--mode=spmd: this target region cannot run in SPMD mode: {p.not_spmd.why} "
                                    f"(at {p.not_spmd.coord})", k.coord)
-        plans[id(k)] = dataclasses.replace(p, max_threads=_launch_bound(k, p.mode))
+        bound = _launch_bound(k, p.mode)
+        plans[id(k)] = dataclasses.replace(p, max_threads=bound, exact_threads=_exact_block(k, p.mode, bound))
     return plans
 
 
@@ -139,6 +143,22 @@ def _launch_bound(k: Kernel, mode: str) -> int:
     if mode == "generic":
         bound = max(64, (bound + 31) // 32 * 32)  # W*32 + 32, at least one worker warp
     return max(1, min(bound, 1024))
+
+
+def _exact_block(k: Kernel, mode: str, bound: int) -> int:
+    """The block size of every launch, when clauses fix it: each thread_limit clause a constant
+    (the host runtime launches the clause's count, clamped to the launch bound, which is the
+    smallest of them: runtime/host/target.cpp threads_for), and in SPMD mode no num_threads on
+    the combined region other than a constant (it sizes the block too). 0 otherwise."""
+    d = k.construct.directive
+    clauses = [c for c in (k.teams.clause("thread_limit") if k.teams is not None else None,
+                           d.clause("thread_limit")) if c is not None]
+    if not clauses or any(c.expr is None or not (int_constant(c.expr.text) or 0) > 0 for c in clauses):
+        return 0
+    nt = d.clause("num_threads") if mode == "spmd" else None
+    if nt is not None and (nt.expr is None or not (int_constant(nt.expr.text) or 0) > 0):
+        return 0
+    return bound
 
 
 def is_combined(k: Kernel) -> bool:

@@ -402,3 +402,45 @@ def test_default_team_threads_match_the_host_runtimes():
     assert "t = generic ? 128 + kMasterWarp : 256;" in cpp
     assert DEFAULT_TEAM_THREADS == {"spmd": 256, "generic": 128 + runtime.MASTER_WARP}
     assert runtime.MASTER_WARP == 32
+
+
+EXACT_BLOCK_CASES = [
+    # constant thread_limit clauses fix the block: the device code uses the constant
+    ("#pragma omp target teams distribute parallel for thread_limit(64) map(tofrom: s)\n"
+     "  for (int i = 0; i < N; i++) s += 0;", "auto", 64),
+    ("#pragma omp target teams distribute parallel for thread_limit(64) map(tofrom: s)\n"
+     "  for (int i = 0; i < N; i++) s += 0;", "generic", 96),
+    ("#pragma omp target teams distribute parallel for thread_limit(64) num_threads(48) map(tofrom: s)\n"
+     "  for (int i = 0; i < N; i++) s += 0;", "auto", 48),
+    # no clause (OMP_TEAMS_THREAD_LIMIT may lower it), or a run-time count: blockDim.x
+    ("#pragma omp target teams distribute parallel for map(tofrom: s)\n  for (int i = 0; i < N; i++) s += 0;",
+     "auto", 0),
+    ("#pragma omp target teams distribute parallel for thread_limit(s) map(tofrom: s)\n"
+     "  for (int i = 0; i < N; i++) s += 0;", "auto", 0),
+    ("#pragma omp target teams distribute parallel for thread_limit(64) num_threads(s) map(tofrom: s)\n"
+     "  for (int i = 0; i < N; i++) s += 0;", "auto", 0),
+]
+
+
+@pytest.mark.parametrize("body, mode, block", EXACT_BLOCK_CASES)
+def test_exact_block(tmp_path, body, mode, block):
+    (p,) = plans(tmp_path, "\n  " + body, mode=mode)
+    assert p.exact_threads == block
+
+
+def test_exact_block_reaches_the_device_code(tmp_path):
+    """A one-warp team's barriers and loop strides are the constant 32, not blockDim.x."""
+    src = tmp_path / "w.c"
+    src.write_text(PRELUDE + """
+#pragma omp target teams distribute thread_limit(32) map(tofrom: m)
+  for (int i = 0; i < N; i++) {
+    if (m[i][0] < 0) continue;
+#pragma omp parallel for
+    for (int j = 0; j < N; j++) m[i][j] += 1;
+  }
+  return (int)s + flag;
+}
+""")
+    cu = translate(str(src), Options()).device_cu
+    assert "known_team_barrier(32u)" in cu and "__stride = (long long)(32u)" in cu
+    assert "known_team_barrier(blockDim.x)" not in cu
