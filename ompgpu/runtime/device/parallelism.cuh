@@ -164,22 +164,11 @@ OMPGPU_DEV void fork_go(int fn, void *args, int nt) {
   master_fork_join_barrier();     // join: the workers are done
 }
 
-OMPGPU_DEV void copy_pack(void *dst, const void *src, unsigned size) {
-  uintptr_t a = (uintptr_t)src | (uintptr_t)size;
-  if ((a & 7u) == 0) {
-    const unsigned long long *s = (const unsigned long long *)src;
-    unsigned long long *d = (unsigned long long *)dst;
-    for (unsigned i = 0; i < size / 8u; i++) d[i] = s[i];
-  } else if ((a & 3u) == 0) {
-    const unsigned *s = (const unsigned *)src;
-    unsigned *d = (unsigned *)dst;
-    for (unsigned i = 0; i < size / 4u; i++) d[i] = s[i];
-  } else {
-    const unsigned char *s = (const unsigned char *)src;
-    unsigned char *d = (unsigned char *)dst;
-    for (unsigned i = 0; i < size; i++) d[i] = s[i];
-  }
-}
+// The argument pack into the team's buffer. memcpy, not word loads through another type: the
+// pack is a struct of typed fields that the master has just stored, and a load through an
+// unrelated type may be ordered before those stores (strict aliasing). That happened under the
+// emulator at -O2 once the fork site lost the call in front of it (workers got stale pointers).
+OMPGPU_DEV void copy_pack(void *dst, const void *src, unsigned size) { memcpy(dst, src, size); }
 
 }  // namespace detail
 
