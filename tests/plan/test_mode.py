@@ -364,31 +364,32 @@ def test_remarks_name_the_mode_and_the_blocker(tmp_path):
     assert "SPMD mode" in spmd and "team state" in spmd and "soft stack" in spmd
 
 
-LAUNCH_BOUND_CASES = [
-    # no thread_limit: the team size the runtime launches by default
-    ("#pragma omp target teams distribute parallel for map(tofrom: s)\n  for (int i = 0; i < N; i++) s += 0;",
-     "auto", 256),
-    ("#pragma omp target teams distribute parallel for map(tofrom: s)\n  for (int i = 0; i < N; i++) s += 0;",
-     "generic", 160),
-    # a constant thread_limit (generic: plus the master warp); a constant num_threads in SPMD
-    ("#pragma omp target teams distribute parallel for thread_limit(64) map(tofrom: s)\n"
-     "  for (int i = 0; i < N; i++) s += 0;", "auto", 64),
-    ("#pragma omp target teams distribute parallel for thread_limit(512) map(tofrom: s)\n"
-     "  for (int i = 0; i < N; i++) s += 0;", "generic", 544),
-    ("#pragma omp target teams distribute parallel for num_threads(600) map(tofrom: s)\n"
-     "  for (int i = 0; i < N; i++) s += 0;", "auto", 600),
+_LOOP = "\n  for (int i = 0; i < N; i++) s += 0;"
+# (clauses of `target teams distribute parallel for`, mode, launch bound, exact block size)
+LAUNCH_CASES = [
+    # no thread_limit: bound = the team size the runtime launches by default, which
+    # OMP_TEAMS_THREAD_LIMIT may still lower (so the device code reads blockDim.x)
+    ("", "auto", 256, 0),
+    ("", "generic", 160, 0),
+    # constant thread_limit (generic: plus the master warp), constant num_threads in SPMD:
+    # the block is that size on every launch and the device code uses the constant
+    ("thread_limit(64)", "auto", 64, 64),
+    ("thread_limit(64)", "generic", 96, 96),
+    ("thread_limit(512)", "generic", 544, 544),
+    ("thread_limit(64) num_threads(48)", "auto", 48, 48),
+    ("num_threads(600)", "auto", 600, 0),
     # a count known only at run time: any block size up to the CUDA limit
-    ("#pragma omp target teams distribute parallel for thread_limit(s) map(tofrom: s)\n"
-     "  for (int i = 0; i < N; i++) s += 0;", "auto", 1024),
-    ("#pragma omp target teams distribute parallel for num_threads(s) map(tofrom: s)\n"
-     "  for (int i = 0; i < N; i++) s += 0;", "auto", 1024),
+    ("thread_limit(s)", "auto", 1024, 0),
+    ("num_threads(s)", "auto", 1024, 0),
+    ("thread_limit(64) num_threads(s)", "auto", 64, 0),
 ]
 
 
-@pytest.mark.parametrize("body, mode, bound", LAUNCH_BOUND_CASES)
-def test_launch_bound(tmp_path, body, mode, bound):
-    (p,) = plans(tmp_path, "\n  " + body, mode=mode)
-    assert p.max_threads == bound
+@pytest.mark.parametrize("clauses, mode, bound, exact", LAUNCH_CASES)
+def test_launch_bound_and_exact_block(tmp_path, clauses, mode, bound, exact):
+    body = f"\n  #pragma omp target teams distribute parallel for {clauses} map(tofrom: s)" + _LOOP
+    (p,) = plans(tmp_path, body, mode=mode)
+    assert (p.max_threads, p.exact_threads) == (bound, exact)
 
 
 def test_default_team_threads_match_the_host_runtimes():
@@ -402,30 +403,6 @@ def test_default_team_threads_match_the_host_runtimes():
     assert "t = generic ? 128 + kMasterWarp : 256;" in cpp
     assert DEFAULT_TEAM_THREADS == {"spmd": 256, "generic": 128 + runtime.MASTER_WARP}
     assert runtime.MASTER_WARP == 32
-
-
-EXACT_BLOCK_CASES = [
-    # constant thread_limit clauses fix the block: the device code uses the constant
-    ("#pragma omp target teams distribute parallel for thread_limit(64) map(tofrom: s)\n"
-     "  for (int i = 0; i < N; i++) s += 0;", "auto", 64),
-    ("#pragma omp target teams distribute parallel for thread_limit(64) map(tofrom: s)\n"
-     "  for (int i = 0; i < N; i++) s += 0;", "generic", 96),
-    ("#pragma omp target teams distribute parallel for thread_limit(64) num_threads(48) map(tofrom: s)\n"
-     "  for (int i = 0; i < N; i++) s += 0;", "auto", 48),
-    # no clause (OMP_TEAMS_THREAD_LIMIT may lower it), or a run-time count: blockDim.x
-    ("#pragma omp target teams distribute parallel for map(tofrom: s)\n  for (int i = 0; i < N; i++) s += 0;",
-     "auto", 0),
-    ("#pragma omp target teams distribute parallel for thread_limit(s) map(tofrom: s)\n"
-     "  for (int i = 0; i < N; i++) s += 0;", "auto", 0),
-    ("#pragma omp target teams distribute parallel for thread_limit(64) num_threads(s) map(tofrom: s)\n"
-     "  for (int i = 0; i < N; i++) s += 0;", "auto", 0),
-]
-
-
-@pytest.mark.parametrize("body, mode, block", EXACT_BLOCK_CASES)
-def test_exact_block(tmp_path, body, mode, block):
-    (p,) = plans(tmp_path, "\n  " + body, mode=mode)
-    assert p.exact_threads == block
 
 
 def test_exact_block_reaches_the_device_code(tmp_path):
