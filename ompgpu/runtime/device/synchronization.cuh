@@ -102,7 +102,11 @@ OMPGPU_DEV void load_shared_v4(const void *p, unsigned out[4]) {
 #endif
 }
 
-// Nanoseconds from the GPU global timer (%globaltimer).
+// Nanoseconds from the GPU global timer (%globaltimer), read after everything before it in
+// program order: a bare read right after bar.sync ran before the barrier had completed on an
+// H100 (32 ns measured across a join that waited 50 us; with membar.cta first: 50 us,
+// bench/results/exp-h100-2026-11-25-timer-after-barrier.txt), so omp_get_wtime() around a
+// parallel region could measure nothing.
 OMPGPU_DEV unsigned long long globaltimer_ns() {
 #ifdef OMPGPU_EMU
   struct timespec ts;
@@ -110,7 +114,7 @@ OMPGPU_DEV unsigned long long globaltimer_ns() {
   return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 #else
   unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  asm volatile("membar.cta;\n\tmov.u64 %0, %%globaltimer;" : "=l"(t) : : "memory");
   return t;
 #endif
 }
