@@ -931,6 +931,7 @@ class _Emitter(CGen):
         # another takes the generic fork site, which serializes it (no master to fork from).
         return render("fork.j2", block=self.block, id=wid, wname=wname, pack=pack, inits=inits, mode="spmd" if spmd_site else "generic",
                       stateful=spmd_site and not self.lean, combined=combined,
+                      always_forks=not spmd_site and self.plan is not None and self.in_region == 0,
                       entry_barrier=spmd_site and not combined and self.plan.entry_barrier,
                       num_threads=nt.expr.text if nt else "0", if_cond=ifc.expr.text if ifc else None)
 
