@@ -103,7 +103,6 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
             red = d.clause("in_reduction")
             if red is not None:  # the target task would have to join a task reduction
                 raise UnsupportedError("'in_reduction' on a target construct is not supported", red.coord)
-            _check_defaultmap(d)
             k = kernels[id(c)]
             kname = kernel_names[id(k)]
             descs.append(_kernel_desc(k, kname, offload, (kernel_modes or {}).get(id(k), "generic"),
@@ -137,20 +136,6 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
     body = _rename_host_api(body, pre)
     globals_ = [{"name": g, "link": g in link_globals} for g in device_globals]
     return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body, globals=globals_)
-
-
-# defaultmap forms the outliner implements (the others would silently map differently)
-_DEFAULTMAP_OK = {("tofrom", None), ("tofrom", "scalar"), ("tofrom", "aggregate"), ("firstprivate", "scalar"),
-                  ("default", None), ("default", "scalar"), ("default", "aggregate"), ("default", "pointer"),
-                  ("default", "all")}
-
-
-def _check_defaultmap(d) -> None:
-    for c in d.clauses_of("defaultmap"):
-        if (c.behavior, c.category) not in _DEFAULTMAP_OK:
-            form = c.behavior + (f": {c.category}" if c.category else "")
-            raise UnsupportedError(f"'defaultmap({form})' is not supported yet (supported: tofrom and default, "
-                                   "firstprivate for scalars)", c.coord)
 
 
 def _link_globals(program: Program) -> frozenset[str]:

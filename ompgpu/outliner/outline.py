@@ -17,8 +17,8 @@ from pycparser import c_ast
 
 from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare, is_aggregate, is_array, is_pointer, param_decls,
                                      region_uses, resolve_typedef)
-from ompgpu.errors import SourceCoord, UnsupportedError, note_location
-from ompgpu.parser.bind import BoundUnit, OmpConstruct
+from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError, note_location
+from ompgpu.parser.bind import BoundUnit, OmpConstruct, collapse_depth, loop_var_names
 from ompgpu.parser.directives import Directive, ListItem
 
 HOST_DATA_CONSTRUCTS = frozenset({"target data", "target enter data", "target exit data", "target update"})
@@ -260,7 +260,9 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
     device_ptrs = _items_by_clause(d, ("is_device_ptr", "has_device_addr"))
     # A reduction or lastprivate list item of a combined target construct is mapped tofrom (OpenMP 5.0).
     reduction_vars = _items_by_clause(d, ("reduction", "lastprivate"))
-    scalar_tofrom = any(c.kind == "defaultmap" and c.behavior == "tofrom" and c.category in (None, "scalar") for c in d.clauses)
+    implicit_rule = _defaultmap_rules(d)
+    loop_vars = loop_var_names(n.body, collapse_depth(d)) if any(
+        leaf in ("for", "distribute", "loop", "simd", "taskloop") for leaf in d.leaves) else ()
     captures: list[Capture] = []
     privates: list[Symbol] = []
     for sym in uses.order:
@@ -288,17 +290,58 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
         if name in firstprivate:  # by value (an array too: the kernel's own copy)
             captures.append(Capture(sym, "literal", "", None, False))
             continue
-        # Implicit data-sharing rules of OpenMP 4.5/5.x for target.
-        if is_array(t):
+        if name in reduction_vars:  # as if in map(tofrom: ...): explicit, defaultmap does not apply
+            captures.append(Capture(sym, "object" if not is_array(t) else "pointer", "tofrom", None, True))
+            continue
+        # Implicit data-mapping rules of OpenMP 5.0 for target, as defaultmap changes them.
+        category = "pointer" if is_pointer(t) else "aggregate" if is_array(t) or is_aggregate(t, env) else "scalar"
+        behavior, clause = implicit_rule.get(category, ("default", None))
+        if behavior == "none" and name not in loop_vars:  # a loop's own variable is predetermined private
+            raise OmpSemanticError(f"'{name}' is used in the target region but is in no data-mapping or data-sharing "
+                                   f"clause, which defaultmap({_defaultmap_text(clause)}) requires", d.coord)
+        if category == "pointer" and clause is not None and clause.category is None and behavior != "default":
+            # gcc and OpenMP 5.0 read a clause without a category as covering pointers too: the
+            # pointer variable itself would be mapped, not what it points to
+            raise UnsupportedError(f"defaultmap({_defaultmap_text(clause)}) would map the pointer '{name}' itself; "
+                                   f"name a category (scalar or aggregate) or map '{name}' explicitly", clause.coord)
+        if behavior == "firstprivate":  # by value: the kernel's own copy (an array too)
+            captures.append(Capture(sym, "literal", "", None, True))
+        elif behavior in ("to", "from", "tofrom", "alloc"):
+            captures.append(Capture(sym, "pointer" if is_array(t) else "object", behavior, None, True))
+        elif is_array(t):
             captures.append(Capture(sym, "pointer", "tofrom", None, True))
         elif is_pointer(t):
             captures.append(Capture(sym, "attach", "", None, True))
-        elif is_aggregate(t, env) or name in reduction_vars or scalar_tofrom:
+        elif is_aggregate(t, env):
             captures.append(Capture(sym, "object", "tofrom", None, True))
         else:
             captures.append(Capture(sym, "literal", "", None, True))
     name = f"__omp_offloading_{fn.decl.name}_l{d.coord.line}"
     return Kernel(name, fn.decl.name, n, d.coord, body, teams, tuple(captures), tuple(privates), env, tuple(attachments))
+
+
+# Implicit behaviours the outliner implements: `present` (5.1) is not, and the `all` category
+# (5.2) is left out because gcc 12, which compiles the host fallback, rejects it.
+_DEFAULTMAP_BEHAVIOURS = ("alloc", "to", "from", "tofrom", "firstprivate", "none", "default")
+
+
+def _defaultmap_rules(d: Directive) -> dict[str, tuple[str, object]]:
+    """OpenMP 5.0 defaultmap: category ('scalar', 'aggregate', 'pointer') -> (implicit
+    behaviour, the clause that set it). A clause without a category covers all three."""
+    rules: dict[str, tuple[str, object]] = {}
+    for c in d.clauses_of("defaultmap"):
+        if c.behavior not in _DEFAULTMAP_BEHAVIOURS or c.category in ("all", "allocatable") or (
+                c.category == "pointer" and c.behavior not in ("default", "none", "firstprivate")):
+            raise UnsupportedError(f"'defaultmap({_defaultmap_text(c)})' is not supported yet (supported: alloc, to, "
+                                   "from, tofrom, firstprivate, none and default for scalar and aggregate; default, "
+                                   "none and firstprivate for pointer)", c.coord)
+        for cat in (c.category,) if c.category is not None else ("scalar", "aggregate", "pointer"):
+            rules[cat] = (c.behavior, c)  # one clause per category: parser/clause_rules.py checks it
+    return rules
+
+
+def _defaultmap_text(c) -> str:
+    return c.behavior + (f": {c.category}" if c.category else "")
 
 
 def unique_kernel_names(kernels: tuple[Kernel, ...]) -> dict[int, str]:

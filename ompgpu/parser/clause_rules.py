@@ -195,6 +195,12 @@ def _check_if_clauses(d: Directive) -> None:
 
 def _check_combinations(d: Directive) -> None:
     name = d.name
+    categories: set[str] = set()
+    for c in d.clauses_of("defaultmap"):  # one clause per category; none named: all of them
+        cats = {c.category} if c.category not in (None, "all") else {"scalar", "aggregate", "pointer"}  # type: ignore[attr-defined]
+        for cat in sorted(cats & categories):
+            raise _err(f"more than one defaultmap clause for the {cat} category", c)
+        categories |= cats
     if name == "target update" and not (d.has("to") or d.has("from")):
         raise _err("'target update' requires at least one 'to' or 'from' clause", d)
     if name == "target data" and not (d.has("map") or d.has("use_device_ptr") or d.has("use_device_addr")):
