@@ -290,8 +290,10 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
         if name in firstprivate:  # by value (an array too: the kernel's own copy)
             captures.append(Capture(sym, "literal", "", None, False))
             continue
-        if name in reduction_vars:  # as if in map(tofrom: ...): explicit, defaultmap does not apply
-            captures.append(Capture(sym, "object" if not is_array(t) else "pointer", "tofrom", None, True))
+        if name in reduction_vars and not is_array(t) and not is_pointer(t):
+            # as if in map(tofrom: ...), so defaultmap does not apply (a section of an array or
+            # through a pointer keeps the rules below: the whole array, or the pointee's device copy)
+            captures.append(Capture(sym, "object", "tofrom", None, True))
             continue
         # Implicit data-mapping rules of OpenMP 5.0 for target, as defaultmap changes them.
         category = "pointer" if is_pointer(t) else "aggregate" if is_array(t) or is_aggregate(t, env) else "scalar"
