@@ -168,9 +168,9 @@ int main(void) {
   }
   return x; }""", "'in_reduction' on a target construct is not supported"),
     ("""int main(void) { int x = 0;
-#pragma omp target defaultmap(from: scalar)
+#pragma omp target defaultmap(present: scalar)
   x = 1;
-  return x; }""", "'defaultmap(from: scalar)' is not supported yet"),
+  return x; }""", "'defaultmap(present: scalar)' is not supported yet"),
     ("""int main(void) { int a[10];
 #pragma omp target teams distribute parallel for ordered(1) map(tofrom: a)
   for (int i = 1; i < 10; i++) {
