@@ -798,6 +798,9 @@ class _Emitter(CGen):
         if d.name in ("target update", "target enter data", "target exit data", "target data"):
             raise UnsupportedError(f"'{d.name}' inside device code is not supported", d.coord)
         if leaf == "teams":
+            if self.plan is None:  # a function that device code calls: a host teams region there
+                raise OmpSemanticError("a 'teams' construct in a function called from a target region is not allowed: "
+                                       "teams must be closely nested in the target construct", d.coord)
             rest = d.leaves[1:]
             if not rest:
                 return self._privatize(d, self._stmt_text(n.body))

@@ -182,6 +182,7 @@ class _Binder:
         self._source_cache: dict[str, list[str] | None] = {}
         self.scopes: list[set[str]] = [set()]
         self.device_depth = 0  # > 0 while binding inside a target region
+        self.in_declare_target = False  # binding a function of a declare target block
 
     # -- directives -------------------------------------------------------------
     def _directive(self, pragma: c_ast.Pragma) -> Directive | None:
@@ -247,7 +248,9 @@ class _Binder:
                 for name in _declared_names(node):
                     self.declare_target.add(name)
             if isinstance(node, c_ast.FuncDef):
+                self.in_declare_target = bool(open_blocks) or node.decl.name in self.declare_target
                 node = self._bind_funcdef(node)
+                self.in_declare_target = False
             ext.append(node)
         if open_blocks:
             d = open_blocks[-1]
@@ -389,8 +392,12 @@ class _Binder:
                 raise self._err(UnsupportedError, f"'ordered depend({dep.dep_type}: ...)' (a doacross loop) is not supported on the device", dep.coord)
         parent = ctx[-1] if ctx else None
         if leaves and leaves[0] == "teams":
-            if parent is None or parent.leaves[-1] != "target":
-                raise self._err(OmpSemanticError, "'teams' construct must be closely nested in a 'target' construct", d.coord)
+            # OpenMP 5.0: a teams region is strictly nested in a target region or in the implicit
+            # parallel region of the host program (host teams: left to the host compiler)
+            host_teams = parent is None and not self.device_depth and not self.in_declare_target
+            if not host_teams and (parent is None or parent.leaves[-1] != "target"):
+                raise self._err(OmpSemanticError, "'teams' construct must be closely nested in a 'target' construct "
+                                "or be outside every other construct in host code", d.coord)
         if leaves and (leaves[0] in WORKSHARING or leaves[0] == "barrier" or d.name in ("barrier", "master", "single")):
             # Closest enclosing region: the innermost directive that is a worksharing or region construct.
             for outer in reversed(ctx):

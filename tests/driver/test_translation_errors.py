@@ -1,6 +1,7 @@
-"""defaultmap forms whose error depends on what the region uses: each file's first line names the
-expected diagnostic (`// expect-error: LINE:COL: SUBSTRING`, COL may be *), reported by a full
-translation (-fsyntax-only stops before the outliner, which knows the region's variables)."""
+"""Errors that only a full translation finds (-fsyntax-only stops before the outliner and the
+code generators): defaultmap forms that depend on what the region uses, a host teams construct
+in a function that device code calls. Each file's first line names the expected diagnostic
+(`// expect-error: LINE:COL: SUBSTRING`, COL may be *)."""
 import re
 from pathlib import Path
 
@@ -8,12 +9,12 @@ import pytest
 
 from ompgpu.cli import main
 
-HERE = Path(__file__).resolve().parent / "defaultmap_errors"
+HERE = Path(__file__).resolve().parent / "translation_errors"
 EXPECT = re.compile(r"//\s*expect-error:\s*(\d+):(\d+|\*):\s*(.+?)\s*$")
 
 
 @pytest.mark.parametrize("path", sorted(HERE.glob("*.c")), ids=lambda p: p.stem)
-def test_defaultmap_error(path, tmp_path, capsys):
+def test_translation_error(path, tmp_path, capsys):
     m = EXPECT.match(path.read_text().splitlines()[0])
     assert m, f"{path.name}: first line must be '// expect-error: LINE:COL: SUBSTRING'"
     line, col, needle = m.groups()
