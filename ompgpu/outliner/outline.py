@@ -337,7 +337,7 @@ def _defaultmap_rules(d: Directive) -> dict[str, tuple[str, object]]:
             raise UnsupportedError(f"'defaultmap({_defaultmap_text(c)})' is not supported yet (supported: alloc, to, "
                                    "from, tofrom, firstprivate, none and default for scalar and aggregate; default, "
                                    "none and firstprivate for pointer)", c.coord)
-        for cat in (c.category,) if c.category is not None else ("scalar", "aggregate", "pointer"):
+        for cat in c.categories:
             rules[cat] = (c.behavior, c)  # one clause per category: parser/clause_rules.py checks it
     return rules
 

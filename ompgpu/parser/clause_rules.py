@@ -197,7 +197,7 @@ def _check_combinations(d: Directive) -> None:
     name = d.name
     categories: set[str] = set()
     for c in d.clauses_of("defaultmap"):  # one clause per category; none named: all of them
-        cats = {c.category} if c.category not in (None, "all") else {"scalar", "aggregate", "pointer"}  # type: ignore[attr-defined]
+        cats = set(c.categories)  # type: ignore[attr-defined]
         for cat in sorted(cats & categories):
             raise _err(f"more than one defaultmap clause for the {cat} category", c)
         categories |= cats

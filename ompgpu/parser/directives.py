@@ -194,6 +194,11 @@ class DefaultmapClause(Clause):
     category: str | None
     coord: SourceCoord
 
+    @property
+    def categories(self) -> tuple[str, ...]:
+        """The C variable categories the clause covers: without a category (or with `all`) every one."""
+        return ("scalar", "aggregate", "pointer") if self.category in (None, "all") else (self.category,)
+
 
 @dataclass(frozen=True)
 class ProcBindClause(Clause):

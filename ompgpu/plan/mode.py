@@ -115,6 +115,21 @@ def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan
 DEFAULT_TEAM_THREADS = {"spmd": 256, "generic": 128 + 32}
 
 
+def _positive_constant(c) -> int | None:
+    """The clause's argument when it is a positive integer constant, else None."""
+    v = int_constant(c.expr.text) if c is not None and c.expr is not None else None
+    return v if v is not None and v > 0 else None
+
+
+def _size_clauses(k: Kernel, mode: str) -> tuple[list, object]:
+    """The clauses that size a kernel's block: its thread_limit clauses (teams, target) and, in
+    SPMD mode, the combined region's num_threads (None when absent)."""
+    d = k.construct.directive
+    limits = [c for c in (k.teams.clause("thread_limit") if k.teams is not None else None, d.clause("thread_limit"))
+              if c is not None]
+    return limits, d.clause("num_threads") if mode == "spmd" else None
+
+
 def _launch_bound(k: Kernel, mode: str) -> int:
     """Threads per team the kernel is compiled for (__launch_bounds__, and the host's clamp).
 
@@ -124,20 +139,12 @@ def _launch_bound(k: Kernel, mode: str) -> int:
     team above it: a bound of 1024 makes ptxas fit every thread in 32 registers (two blocks of
     1024 per SM), which spilled 1.6 KB per thread in kmeans' assignment kernel while it ran
     256-thread teams. A thread_limit whose value is known only at run time keeps 1024."""
-    d = k.construct.directive
-    limits = []
-    has_thread_limit = False
-    for directive in (k.teams, d):
-        c = directive.clause("thread_limit") if directive is not None else None
-        has_thread_limit = has_thread_limit or c is not None
-        v = int_constant(c.expr.text) if c is not None and c.expr is not None else None
-        if v is not None and v > 0:
-            limits.append(v + (32 if mode == "generic" else 0))
-    c = d.clause("num_threads") if mode == "spmd" else None
-    v = int_constant(c.expr.text) if c is not None and c.expr is not None else None
-    if v is not None and v > 0:
-        limits.append(v)
-    if not has_thread_limit and c is None:
+    thread_limits, num_threads = _size_clauses(k, mode)
+    limits = [v + (32 if mode == "generic" else 0) for v in map(_positive_constant, thread_limits) if v is not None]
+    team = _positive_constant(num_threads)
+    if team is not None:
+        limits.append(team)
+    if not thread_limits and num_threads is None:
         limits.append(DEFAULT_TEAM_THREADS[mode])
     bound = min(limits, default=1024)
     if mode == "generic":
@@ -150,13 +157,10 @@ def _exact_block(k: Kernel, mode: str, bound: int) -> int:
     (the host runtime launches the clause's count, clamped to the launch bound, which is the
     smallest of them: runtime/host/target.cpp threads_for), and in SPMD mode no num_threads on
     the combined region other than a constant (it sizes the block too). 0 otherwise."""
-    d = k.construct.directive
-    clauses = [c for c in (k.teams.clause("thread_limit") if k.teams is not None else None,
-                           d.clause("thread_limit")) if c is not None]
-    if not clauses or any(c.expr is None or not (int_constant(c.expr.text) or 0) > 0 for c in clauses):
+    thread_limits, num_threads = _size_clauses(k, mode)
+    if not thread_limits or any(_positive_constant(c) is None for c in thread_limits):
         return 0
-    nt = d.clause("num_threads") if mode == "spmd" else None
-    if nt is not None and (nt.expr is None or not (int_constant(nt.expr.text) or 0) > 0):
+    if num_threads is not None and _positive_constant(num_threads) is None:
         return 0
     return bound
 
