@@ -109,7 +109,7 @@ class Builder:
         return proc.returncode == 0
 
     def host_wrappers(self) -> dict[str, str]:
-        """CC/CXX for ompgpu's host side: gcc with -foffload=disable.
+        """OMPGPU_HOST_CC/OMPGPU_HOST_CXX for ompgpu's host side: gcc with -foffload=disable.
 
         Why: ompgpu keeps each target region as host fallback code, compiled by gcc -fopenmp.
         Where gcc's nvptx offload compiler is installed (the peers setup installs it), gcc
@@ -117,8 +117,9 @@ class Builder:
         """
         self.tools.mkdir(parents=True, exist_ok=True)
         env = dict(os.environ)
-        for var, tool in (("CC", os.environ.get("CC", "gcc")), ("CXX", os.environ.get("CXX", "g++"))):
-            path = self.tools / var.lower()
+        for var, tool in (("OMPGPU_HOST_CC", os.environ.get("OMPGPU_HOST_CC", "gcc")),
+                          ("OMPGPU_HOST_CXX", os.environ.get("OMPGPU_HOST_CXX", "g++"))):
+            path = self.tools / var.lower().replace("ompgpu_host_", "")
             path.write_text(f'#!/bin/sh\nexec {tool} -foffload=disable "$@"\n')
             path.chmod(0o755)
             env[var] = str(path)

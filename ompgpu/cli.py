@@ -8,6 +8,11 @@ from ompgpu.errors import OmpgpuError, report_internal_error
 from ompgpu.options import USAGE, UsageError, parse_cc_args
 
 
+def _looks_like_compiler_argument(arg: str) -> bool:
+    """An option, or an input file gcc would take (so a misspelt command is not read as a file)."""
+    return arg.startswith("-") or arg.endswith((".c", ".o", ".a", ".so"))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
@@ -18,15 +23,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     verbose = "-v" in argv
     try:
-        if argv[0] == "cc":
-            from ompgpu.driver import compile_and_link
-
-            return compile_and_link(parse_cc_args(argv[1:]))
         if argv[0] == "doctor":
             from ompgpu.doctor import doctor
 
             return doctor()
-        raise UsageError(f"unknown command '{argv[0]}' (expected 'cc' or 'doctor')")
+        # `ompgpu cc ARGS` or, as a compiler that wrappers call (OMPI_CC=ompgpu mpicc,
+        # MPICH_CC=ompgpu, CC=ompgpu make), `ompgpu ARGS` with gcc's arguments.
+        cc_args = argv[1:] if argv[0] == "cc" else argv
+        if argv[0] != "cc" and not _looks_like_compiler_argument(argv[0]):
+            raise UsageError(f"unknown command '{argv[0]}' (expected 'cc', 'doctor', or compiler arguments)")
+        from ompgpu.driver import compile_and_link
+
+        return compile_and_link(parse_cc_args(cc_args))
     except OmpgpuError as exc:
         print(exc.render(), file=sys.stderr)
         return 1

@@ -76,7 +76,8 @@ def run_deep(fn):
 
 
 def _translate(path: str, opts: Options) -> Translation:
-    pre = preprocess(path, host_cc(), tuple(opts.cpp_args) + ((opts.std,) if opts.std else ()), opts.verbose)
+    cpp_args = (*opts.cpp_args, *((opts.std,) if opts.std else ()), *opts.dependency_args(path))
+    pre = preprocess(path, host_cc(), cpp_args, opts.verbose)
     parsed = parse_c(pre)
     bound = bind_pragmas(parsed)
     if opts.syntax_only:
@@ -138,10 +139,12 @@ def compile_and_link(opts: Options) -> int:
             # with -c, hence relocatable) are linked into the device code here.
             dlink = str(Path(tmp) / "device-link.o")
             cuda = find_cuda()
-            run([str(cuda.nvcc), f"-arch={opts.offload_arch}", "-dlink", *objects, *others, *_static_libraries(opts.link_args),
+            pic = ["-Xcompiler", "-fPIC"] if opts.pic or opts.shared else []
+            run([str(cuda.nvcc), f"-arch={opts.offload_arch}", "-dlink", *pic, *objects, *others, *_static_libraries(opts.link_args),
                  "-o", dlink], opts.verbose, "linking the device code")
             objects.append(dlink)
-        link = [host_cxx(), *host_openmp_flags(host_cxx()), *objects, *others, *opts.link_args, "-lm"]
+        link = [host_cxx(), *host_openmp_flags(host_cxx()), *(["-shared"] if opts.shared else []), *objects, *others,
+                *opts.link_args, "-lm"]
         if opts.offload in ("cuda", "emu"):
             link += runtime_library(opts.offload, opts.verbose)
         run(link + ["-o", out], opts.verbose, "linking")
@@ -178,7 +181,8 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
     host_c = stem.with_suffix(".host.c") if opts.save_temps else tmp / (stem.name + ".host.c")
     host_c.write_text(t.host_c)
     host_o = tmp / (stem.name + ".host.o")
-    flags = [opts.opt_level] + (["-g"] if opts.debug else []) + (["-w"] if opts.no_warnings else ["-Wno-unknown-pragmas"])
+    pic = ["-fPIC"] if opts.pic or opts.shared else []
+    flags = [opts.opt_level, *pic] + (["-g"] if opts.debug else []) + (["-w"] if opts.no_warnings else ["-Wno-unknown-pragmas"])
     cc_cmd = [host_cc(), *host_openmp_flags(host_cc()), *flags, f"-I{HOST_RT}", "-c", str(host_c), "-o", str(host_o)]
     if opts.std:
         cc_cmd.insert(1, opts.std)
@@ -195,13 +199,14 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
         rdc = ["-rdc=true"] if opts.compile_only or t.relocatable else []
         cmd = [str(cuda.nvcc), "-std=c++17", opts.opt_level, f"-arch={opts.offload_arch}", "--expt-relaxed-constexpr", *rdc,
                f"-I{DEVICE_RT}", f"-I{HOST_RT}",
-               "-w" if opts.no_warnings else "-Wno-deprecated-gpu-targets", "-c", str(dev_cu), "-o", str(dev_o)]
+               "-w" if opts.no_warnings else "-Wno-deprecated-gpu-targets", *(["-Xcompiler", "-fPIC"] if pic else []),
+               "-c", str(dev_cu), "-o", str(dev_o)]
         if opts.debug:
             cmd.insert(2, "-lineinfo")
     else:
         # -g1: line tables, so that the emulator's fault reports name the user's source line.
         cmd = [host_cxx(), "-std=c++17", "-O1" if opts.opt_level == "-O0" else opts.opt_level, "-g1", "-x", "c++", "-DOMPGPU_EMU",
-               "-include", str(EMU_HEADER), f"-I{DEVICE_RT}", f"-I{HOST_RT}", f"-I{EMU_RT}", "-w", "-c", str(dev_cu), "-o", str(dev_o)]
+               "-include", str(EMU_HEADER), f"-I{DEVICE_RT}", f"-I{HOST_RT}", f"-I{EMU_RT}", "-w", *pic, "-c", str(dev_cu), "-o", str(dev_o)]
     run(cmd, opts.verbose, f"compiling the device code of {t.source}")
     objects.append(str(dev_o))
     return objects

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from ompgpu.errors import OmpgpuError
 
 USAGE = """usage: ompgpu cc [options] file...
+       ompgpu [options] file...   (the same: how compiler wrappers call it, OMPI_CC=ompgpu mpicc)
        ompgpu doctor
        ompgpu --version
 
@@ -18,11 +19,16 @@ Options of `ompgpu cc` (gcc/clang conventions):
   -fsyntax-only           check the input, write nothing
   -I DIR, -D NAME[=V], -U NAME   preprocessor options
   -O0 .. -O3, -g, -w, -std=STD   passed on to the host and device compilers
-  -l LIB, -L DIR          linker options
+  -l LIB, -L DIR, -Wl,ARGS, -Xlinker ARG   linker options
+  -shared                 link a shared object (its objects compiled with -fPIC)
+  -fPIC, -fpic            position-independent code (host and device objects)
+  -MD, -MMD, -MF FILE, -MT T, -MQ T, -MP   make dependency files, as gcc writes them
   -v                      print each sub-command
   -fopenmp                accepted (OpenMP is always on)
   -fopenmp-targets=nvptx64-nvidia-cuda   accepted (the only target)
-  --offload-arch=sm_XX    GPU architecture (default sm_90)
+  --offload-arch=sm_XX    GPU architecture (default sm_90); clang's
+                          -Xopenmp-target[=nvptx64-nvidia-cuda] -march=sm_XX says the same
+  -foffload=nvptx-none    accepted (gcc's name for the only target); -foffload=disable: --offload=none
   --offload=cuda|emu|none cuda: run on the GPU (default); emu: run device code on the CPU
                           emulator; none: host code only (target regions run on the host)
   --mode=auto|generic|spmd  kernel execution mode (auto: SPMD where legal; spmd where not legal is an error)
@@ -52,10 +58,35 @@ class Options:
     offload: str = "cuda"
     offload_arch: str = "sm_90"
     mode: str = "auto"
+    pic: bool = False                 # -fPIC/-fpic: position-independent host and device objects
+    shared: bool = False              # -shared: link a shared object
+    # -MD/-MMD (+ -MF/-MT/-MQ/-MP): a make dependency file, written while preprocessing each
+    # C file, as gcc writes it beside a -c compile.
+    dep_kind: str | None = None
+    dep_file: str | None = None
+    dep_targets: list[str] = field(default_factory=list)
+    dep_phony: bool = False
+
+    def dependency_args(self, c_file: str) -> list[str]:
+        """Preprocessor arguments that write `c_file`'s dependency file (none unless -MD/-MMD)."""
+        if not self.dep_kind:
+            return []
+        from pathlib import Path
+
+        obj = self.output if self.output and self.compile_only else Path(c_file).with_suffix(".o").name
+        dep = self.dep_file or str(Path(obj).with_suffix(".d"))
+        targets = self.dep_targets or [obj]
+        return [self.dep_kind, "-MF", dep, *[a for t in targets for a in ("-MT", t)], *(["-MP"] if self.dep_phony else [])]
 
 
 class UsageError(OmpgpuError):
     pass
+
+
+def _offload_arch(arch: str, flag: str = "--offload-arch") -> str:
+    if not (arch.startswith("sm_") and arch[3:].rstrip("a").isdigit()):
+        raise UsageError(f"invalid {flag} '{arch}' (expected sm_XX, e.g. sm_90)")
+    return arch
 
 
 def parse_cc_args(argv: list[str]) -> Options:
@@ -93,6 +124,40 @@ def parse_cc_args(argv: list[str]) -> Options:
             o.no_warnings = True
         elif a.startswith("-std="):
             o.std = a
+        elif a.startswith("-Wl,"):
+            o.link_args.append(a)
+        elif a == "-Xlinker":
+            o.link_args += ["-Xlinker", value("-Xlinker")]
+        elif a == "-shared":
+            o.shared = True
+        elif a in ("-fPIC", "-fpic"):
+            o.pic = True
+        elif a in ("-MD", "-MMD"):
+            o.dep_kind = a
+        elif a == "-MP":
+            o.dep_phony = True
+        elif a.startswith("-MF"):
+            o.dep_file = value("-MF")
+        elif a.startswith("-MT") or a.startswith("-MQ"):
+            o.dep_targets.append(value(a[:3]))
+        elif a == "-Xopenmp-target" or a.startswith("-Xopenmp-target="):
+            triple = a.split("=", 1)[1] if "=" in a else "nvptx64-nvidia-cuda"
+            if triple not in ("nvptx64-nvidia-cuda", "nvptx64"):
+                raise UsageError(f"unsupported offload target '{triple}' in '{a}' (only nvptx64-nvidia-cuda)")
+            i += 1
+            if i >= len(argv):
+                raise UsageError(f"argument to '{a}' is missing")
+            if not argv[i].startswith("-march="):
+                raise UsageError(f"unsupported argument '{argv[i]}' to '{a}' (only -march=sm_XX)")
+            o.offload_arch = _offload_arch(argv[i].split("=", 1)[1], "-march")
+        elif a.startswith("-foffload="):
+            target = a.split("=", 1)[1]
+            if target == "disable":
+                o.offload = "none"
+            elif target not in ("nvptx-none", "default") and not target.startswith("-"):
+                raise UsageError(f"unsupported offload target '{target}' (only nvptx-none)")
+        elif a.startswith("-foffload-options="):
+            pass   # gcc's options for its own offload compiler: nothing of ours to set
         elif a.startswith("-l"):
             o.link_args.append("-l" + value("-l"))
         elif a.startswith("-L"):
@@ -104,10 +169,7 @@ def parse_cc_args(argv: list[str]) -> Options:
         elif a.startswith("-fopenmp-targets="):
             raise UsageError(f"unsupported offload target '{a.split('=', 1)[1]}' (only nvptx64-nvidia-cuda)")
         elif a.startswith("--offload-arch="):
-            arch = a.split("=", 1)[1]
-            if not (arch.startswith("sm_") and arch[3:].rstrip("a").isdigit()):
-                raise UsageError(f"invalid --offload-arch '{arch}' (expected sm_XX, e.g. sm_90)")
-            o.offload_arch = arch
+            o.offload_arch = _offload_arch(a.split("=", 1)[1])
         elif a.startswith("--offload="):
             mode = a.split("=", 1)[1]
             if mode not in ("cuda", "emu", "none"):
@@ -128,7 +190,7 @@ def parse_cc_args(argv: list[str]) -> Options:
             pass  # other remark families: nothing to say
         elif a == "-pthread":
             o.link_args.append(a)
-        elif a in ("-Wall", "-Wextra", "-pedantic", "-fPIC", "-fpic", "-march=native"):
+        elif a in ("-Wall", "-Wextra", "-pedantic", "-march=native"):
             pass  # accepted for compatibility; the generated code chooses its own
         elif a.startswith("-W"):
             pass

@@ -96,12 +96,16 @@ def find_cuda(required: bool = True) -> Cuda | None:
     return None
 
 
+# Not $CC and $CXX: those name ompgpu itself where it is the compiler of a build (CC=ompgpu
+# make, OMPI_CC=ompgpu mpicc), and it would call itself for its host code.
 def host_cc() -> str:
-    return os.environ.get("CC", "gcc")
+    """The C compiler of the host code: $OMPGPU_HOST_CC, else gcc."""
+    return os.environ.get("OMPGPU_HOST_CC") or "gcc"
 
 
 def host_cxx() -> str:
-    return os.environ.get("CXX", "g++")
+    """The C++ compiler that builds the runtime and links: $OMPGPU_HOST_CXX, else g++."""
+    return os.environ.get("OMPGPU_HOST_CXX") or "g++"
 
 
 @functools.lru_cache(maxsize=None)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 # Functions a kernel may call without a definition in the file: CUDA provides them on the device.
 DEVICE_LIBRARY = frozenset("""
-printf malloc free memcpy memset memcmp abs labs llabs
+offsetof printf malloc free memcpy memset memcmp abs labs llabs
 sqrt sqrtf cbrt cbrtf exp expf exp2 exp2f expm1 expm1f log logf log2 log2f log10 log10f log1p log1pf
 pow powf sin sinf cos cosf tan tanf asin asinf acos acosf atan atanf atan2 atan2f sinh sinhf cosh coshf
 tanh tanhf asinh acosh atanh fabs fabsf floor floorf ceil ceilf round roundf trunc truncf fmod fmodf

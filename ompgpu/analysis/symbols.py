@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from ompgpu.parser.bind import OmpConstruct, enumerators
+from ompgpu.parser.cfront import is_offsetof, offsetof_subscripts
 
 
 @dataclass(frozen=True, eq=False)
@@ -318,6 +319,10 @@ class _UseWalker(ScopedVisitor):
         self.visit(n.name)  # n.field is a member name, not a variable
 
     def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
+        if is_offsetof(n):   # offsetof(T, m[i]): only the subscripts are expressions
+            for subscript in offsetof_subscripts(n):
+                self.visit(subscript)
+            return
         if isinstance(n.name, c_ast.ID):
             sym = self.env.lookup(n.name.name)
             if sym is None or sym.kind == "func":

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from ompgpu.errors import OmpSemanticError, OmpSyntaxError, SourceCoord, UnsupportedError
-from ompgpu.parser.cfront import ParsedUnit, PreprocessedUnit
+from ompgpu.parser.cfront import ParsedUnit, PreprocessedUnit, is_offsetof, offsetof_subscripts
 from ompgpu.parser.clause_rules import int_constant
 from ompgpu.parser.directives import Directive, ExprClause
 from ompgpu.parser.pragma import parse_pragma
@@ -505,6 +505,11 @@ class _UndeclaredChecker(c_ast.NodeVisitor):
     def visit_FuncCall(self, n):
         if not isinstance(n.name, c_ast.ID):
             self.visit(n.name)  # implicitly declared functions are gcc's business
+        if is_offsetof(n):
+            self.visit(n.args.exprs[0])
+            for subscript in offsetof_subscripts(n):
+                self.visit(subscript)   # offsetof(T, a[i].b): the member names are not variables; i is
+            return
         if n.args is not None:
             self.visit(n.args)
 

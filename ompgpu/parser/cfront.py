@@ -105,7 +105,11 @@ def _line_origins(text: str, path: str) -> tuple[tuple[tuple[str, int], ...], fr
         if m:
             origins.append((file, line))
             file, line = m.group(2), int(m.group(1))
-            if " 3" in raw[m.end():]:
+            flags = raw[m.end():].split()
+            # Flag 3 marks a system header where a file is entered (1) or returned to (2). Alone,
+            # it marks the lines of a system header's macro expanded in the user's own file
+            # (`offsetof` of <stddef.h>): those do not make the file a system header.
+            if "3" in flags and ("1" in flags or "2" in flags) and file != path:
                 system.add(file)
             continue
         origins.append((file, line))
@@ -314,3 +318,23 @@ def _describe_parse_error(msg: str) -> str:
     if msg == "At end of input":
         return "syntax error: unexpected end of file"
     return f"syntax error: {msg[0].lower()}{msg[1:]}"
+
+
+def is_offsetof(call: c_ast.FuncCall) -> bool:
+    """offsetof(type, member designator): pycparser's FuncCall whose second argument names members."""
+    return (isinstance(call.name, c_ast.ID) and call.name.name == "offsetof" and call.args is not None
+            and len(call.args.exprs) == 2 and isinstance(call.args.exprs[0], c_ast.Typename))
+
+
+def offsetof_subscripts(call: c_ast.FuncCall) -> list[c_ast.Node]:
+    """The array subscripts in an offsetof member designator (the only expressions in it)."""
+    found, node = [], call.args.exprs[1]
+    while not isinstance(node, c_ast.ID):
+        if isinstance(node, c_ast.ArrayRef):
+            found.append(node.subscript)
+            node = node.name
+        elif isinstance(node, c_ast.StructRef):
+            node = node.name
+        else:
+            break
+    return found

@@ -181,3 +181,62 @@ def test_non_rectangular_collapse_is_a_named_error(tmp_path, capsys, inner):
     assert main(["cc", "--emit-cuda", str(src), "-o", str(tmp_path / "tri.cu")]) == 1
     err = capsys.readouterr().err
     assert f"{src}:5:5: error: collapse of a non-rectangular loop nest (the bounds of the loop over 'j' depend on 'i')" in err
+
+
+def test_clang_and_gcc_offload_flags_of_a_makefile_are_understood():
+    o = parse_cc_args(["-fopenmp", "-fopenmp-targets=nvptx64-nvidia-cuda", "-Xopenmp-target", "-march=sm_80",
+                       "-foffload=nvptx-none", "-foffload-options=-lm", "-fPIC", "-Wl,-rpath,/opt/x", "-Xlinker",
+                       "--as-needed", "-MMD", "-MP", "-MF", "dep.d", "-MT", "obj.o", "-c", "a.c"])
+    assert o.offload_arch == "sm_80" and o.pic and o.compile_only
+    assert o.link_args == ["-Wl,-rpath,/opt/x", "-Xlinker", "--as-needed"]
+    assert o.dependency_args("a.c") == ["-MMD", "-MF", "dep.d", "-MT", "obj.o", "-MP"]
+    assert parse_cc_args(["-Xopenmp-target=nvptx64-nvidia-cuda", "-march=sm_70", "a.c"]).offload_arch == "sm_70"
+    assert parse_cc_args(["-foffload=disable", "a.c"]).offload == "none"
+    assert parse_cc_args(["-shared", "a.c"]).shared
+
+
+def test_dependency_file_is_named_after_the_object_as_gcc_names_it():
+    assert parse_cc_args(["-MD", "-c", "src/a.c", "-o", "build/a.o"]).dependency_args("src/a.c") == \
+        ["-MD", "-MF", "build/a.d", "-MT", "build/a.o"]
+    assert parse_cc_args(["-MMD", "-c", "src/a.c"]).dependency_args("src/a.c") == ["-MMD", "-MF", "a.d", "-MT", "a.o"]
+    assert parse_cc_args(["-c", "a.c"]).dependency_args("a.c") == []
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["-Xopenmp-target=amdgcn-amd-amdhsa", "-march=gfx90a", "a.c"], "unsupported offload target 'amdgcn-amd-amdhsa'"),
+    (["-Xopenmp-target", "-O3", "a.c"], "unsupported argument '-O3' to '-Xopenmp-target'"),
+    (["-Xopenmp-target", "-march=gfx90a", "a.c"], "invalid -march 'gfx90a'"),
+    (["-Xopenmp-target"], "argument to '-Xopenmp-target' is missing"),
+    (["-foffload=amdgcn-amdhsa", "a.c"], "unsupported offload target 'amdgcn-amdhsa'"),
+])
+def test_bad_offload_target_flags_are_named(argv, message):
+    with pytest.raises(Exception, match=message.replace("(", r"\(")):
+        parse_cc_args(argv)
+
+
+def test_ompgpu_without_cc_is_the_compiler_that_wrappers_call(simple, tmp_path, capsys):
+    # OMPI_CC=ompgpu mpicc ... and CC=ompgpu make call `ompgpu <gcc arguments>`; the build's
+    # $CC (ompgpu itself, or a wrapper of it) must not become ompgpu's own host compiler.
+    env = {**__import__("os").environ, "CC": "/bin/false", "CXX": "/bin/false"}
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "--offload=emu", str(simple), "-o", str(tmp_path / "s")],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert subprocess.run([str(tmp_path / "s")], capture_output=True, text=True).stdout == "63 2016\n"
+    assert main(["simpel"]) == 1
+    assert "unknown command 'simpel'" in capsys.readouterr().err
+
+
+def test_make_dependency_file_lists_the_headers(tmp_path):
+    (tmp_path / "k.h").write_text("#define N 8\n")
+    (tmp_path / "k.c").write_text('#include "k.h"\nint main(void) {\n  int a[N];\n'
+                                  "#pragma omp target map(from: a)\n  for (int i = 0; i < N; i++) a[i] = i;\n"
+                                  "  return a[N - 1] - 7;\n}\n")
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "--offload=emu", "-MMD", "-MP", "-c", "k.c", "-o", "obj/k.o"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode != 0   # obj/ does not exist: gcc fails the same way
+    (tmp_path / "obj").mkdir()
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "--offload=emu", "-MMD", "-MP", "-c", "k.c", "-o", "obj/k.o"],
+                       capture_output=True, text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    deps = (tmp_path / "obj" / "k.d").read_text()
+    assert deps.startswith("obj/k.o: k.c k.h") and "\nk.h:" in deps

@@ -48,3 +48,23 @@ def test_calling_an_undeclared_external_function_is_a_named_error(tmp_path):
     assert r.returncode == 1
     assert f"{src}:5:7: error: function 'scale' is called in device code but has no definition in this file" in r.stderr
     assert "declare it inside '#pragma omp declare target'" in r.stderr
+
+
+@pytest.mark.parametrize("offload", ["emu", "cuda"])
+def test_shared_object_with_target_regions_shares_the_data_environment(tmp_path, offload):
+    """-fPIC -shared: a library whose target region finds the caller's mapped array present.
+    One host runtime per process: the executable's and the library's copies of it resolve to
+    one (ELF interposition), so `x` is mapped once and the library does not copy it."""
+    if offload == "cuda" and find_cuda(required=False) is None:
+        pytest.skip("no nvcc")
+    _cc(f"--offload={offload}", "-fPIC", "-shared", str(HERE / "scale_lib.c"), "-o", "libscale.so", cwd=tmp_path)
+    _cc(f"--offload={offload}", str(HERE / "scale_main.c"), "-L.", "-lscale", "-Wl,-rpath,$ORIGIN", "-o", "prog",
+        cwd=tmp_path)
+    if offload == "emu":
+        r = subprocess.run([str(tmp_path / "prog")], capture_output=True, text=True,
+                           env={"OMP_TARGET_OFFLOAD": "MANDATORY", "OMPGPU_INFO": "1"})
+        assert r.returncode == 0, r.stderr
+        # (0 + 1) * 2 + 1 and (99 + 1) * 2 + 1: had the library mapped x again, it would have
+        # scaled the host's stale copy.
+        assert r.stdout == "3 201\n"
+        assert "scale_lib.c" in r.stderr   # the library's kernel ran on the device

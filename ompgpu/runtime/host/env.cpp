@@ -4,7 +4,9 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
+#include <string>
 #include <strings.h>
 
 namespace ompgpu_host {
@@ -59,9 +61,27 @@ Env *parse_env() {
   }
   if (const char *s = std::getenv("OMP_DEFAULT_DEVICE")) {
     long long v;
-    if (parse_ll(s, &v) && v >= -1) e->default_device = v;
-    else if (strcasecmp(s, "initial") == 0) e->default_device = -1;
+    if (parse_ll(s, &v) && v >= -1) e->default_device = v, e->default_device_set = true;
+    else if (strcasecmp(s, "initial") == 0) e->default_device = -1, e->default_device_set = true;
     else warning("ignoring OMP_DEFAULT_DEVICE='%s' (not a device number)", s);
+  }
+  // Launchers name the node-local rank differently: Open MPI, MPICH/Hydra (and Intel MPI), Slurm.
+  for (const char *name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"}) {
+    long long v;
+    const char *s = std::getenv(name);
+    if (s && parse_ll(s, &v) && v >= 0) {
+      e->local_rank = v;
+      e->local_rank_var = name;
+      break;
+    }
+  }
+  for (const char *name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    long long v;
+    const char *s = std::getenv(name);
+    if (s && parse_ll(s, &v) && v >= 0) {
+      e->world_rank = v;
+      break;
+    }
   }
   e->num_teams = positive_var("OMP_NUM_TEAMS");
   e->teams_thread_limit = positive_var("OMP_TEAMS_THREAD_LIMIT");
@@ -80,7 +100,29 @@ Env *parse_env() {
 
 std::atomic<long long> g_default_device{0};
 std::once_flag g_env_once;
+std::once_flag g_rank_device_once;
 Env *g_env = nullptr;
+
+// The initial default device of an MPI rank: OMP_DEFAULT_DEVICE as the user set it, else the
+// node-local rank modulo the device count, so that the ranks of a node spread over its GPUs.
+// Needs the device count, hence the runtime: resolved on the first use of the ICV.
+void resolve_rank_device() {
+  const Env &e = *g_env;
+  if (e.local_rank < 0 && e.world_rank < 0) return;   // not an MPI rank: CUDA stays untouched
+  int n = usable_devices();
+  if (!e.default_device_set && e.local_rank >= 0 && n > 0) g_default_device.store(e.local_rank % n);
+  if (e.info && (e.local_rank >= 0 || e.world_rank >= 0)) {
+    long long d = g_default_device.load();
+    std::string how = e.default_device_set ? std::string("OMP_DEFAULT_DEVICE")
+                                           : e.local_rank >= 0 && n > 0
+                                                 ? std::string(e.local_rank_var) + "=" + std::to_string(e.local_rank) +
+                                                       " modulo " + std::to_string(n) + " device" + (n == 1 ? "" : "s")
+                                                 : std::string("the default");
+    std::string line = "ompgpu: rank " + std::to_string(e.world_rank) + " (local rank " + std::to_string(e.local_rank) +
+                       "): default device " + std::to_string(d) + " of " + std::to_string(n) + ", from " + how + "\n";
+    std::fputs(line.c_str(), stderr);
+  }
+}
 
 }  // namespace
 
@@ -94,11 +136,13 @@ const Env &env() {
 
 long long default_device_icv() {
   env();
+  std::call_once(g_rank_device_once, resolve_rank_device);
   return g_default_device.load();
 }
 
 void set_default_device_icv(long long d) {
   env();
+  std::call_once(g_rank_device_once, resolve_rank_device);   // before, so that it cannot undo d later
   g_default_device.store(d);
 }
 

@@ -36,6 +36,12 @@ enum class Offload { Default, Mandatory, Disabled };
 struct Env {
   Offload offload = Offload::Default;
   long long default_device = 0;     // OMP_DEFAULT_DEVICE (initial value of the ICV)
+  bool default_device_set = false;  // OMP_DEFAULT_DEVICE was given (else the node-local rank picks)
+  // Node-local MPI rank from the launcher's environment (-1: none); without OMP_DEFAULT_DEVICE
+  // the default device is local_rank modulo the device count, one GPU per rank.
+  long long local_rank = -1;
+  const char *local_rank_var = nullptr;   // the variable it came from
+  long long world_rank = -1;        // for OMPGPU_INFO's line only
   long long num_teams = 0;          // OMP_NUM_TEAMS (0 = unset)
   long long teams_thread_limit = 0; // OMP_TEAMS_THREAD_LIMIT (0 = unset)
   bool info = false;                // OMPGPU_INFO

@@ -23,6 +23,9 @@
 #ifndef OMPGPU_HOST_H
 #define OMPGPU_HOST_H
 
+/* Only size_t: the generated host C is the user's preprocessed source, which may hold the whole
+ * of <stddef.h> (mpi.h includes it), and its max_align_t cannot be declared twice. */
+#define __need_size_t
 #include <stddef.h>
 
 #ifdef __cplusplus
