@@ -7,7 +7,9 @@
 #   DIR/project/heat  tests/mpi/project built with make CC=mpicc, OMPI_CC=ompgpu
 #   DIR/libscale.so, DIR/scale_prog   the -fPIC -shared library test of tests/separate
 #   DIR/mpi_scaling.py
-# Usage: bash bench/mpi_gpu_run.sh DIR OUTDIR
+#   DIR/jacobi-clang, DIR/project-clang/heat   the same built with clang 19 (OMPI_CC=.peers/bin/clang-offload),
+#                     run when PEERS names the folder that holds the peers' bin/ and debs/
+# Usage: [PEERS=.peers] bash bench/mpi_gpu_run.sh DIR OUTDIR
 set -uo pipefail
 DIR=$(cd "$1" && pwd); OUTDIR=$2
 mkdir -p "$OUTDIR"
@@ -53,4 +55,11 @@ RANKS=$(seq 1 "$NGPU" | tr '\n' ' ')
 [ "$NGPU" -ge 2 ] && how="1 rank per GPU" || { RANKS="1 2"; how="2 ranks share the one GPU"; }
 python3 mpi_scaling.py ./jacobi --ranks $RANKS --args 8192 4096 1000 0 --reps 3 --label "$NGPU x $GPU, $how" --csv "$OUTDIR/weak-scaling.csv" || status=1
 python3 mpi_scaling.py ./jacobi --ranks $RANKS --args 2048 2048 200 1 --reps 1 --label "$NGPU x $GPU, $how, checked" --csv "$OUTDIR/weak-scaling.csv" || status=1
+if [ -x "$DIR/jacobi-clang" ] && [ -n "${PEERS:-}" ]; then
+  step "clang 19 on the same sources (peers' run-time libraries from \$PEERS)"
+  . "$PEERS/bin/peer-env.sh"
+  check heat-np2-clang '^ranks 2 heat 1000.000000 peak 125.370688 beyond rank 0 437.314656$' mpirun -np 2 project-clang/heat
+  python3 mpi_scaling.py ./jacobi-clang --ranks $RANKS --args 8192 4096 1000 0 --reps 3 --label "clang 19: $NGPU x $GPU, $how" --csv "$OUTDIR/weak-scaling.csv" || status=1
+  python3 mpi_scaling.py ./jacobi-clang --ranks 1 --args 2048 2048 200 1 --reps 1 --label "clang 19: checked" --csv "$OUTDIR/weak-scaling.csv" || status=1
+fi
 exit $status

@@ -101,9 +101,12 @@ int main(int argc, char **argv) {
         #pragma omp target data use_device_addr(u[0:n])
         exchange_halos(u, rows, cols, up, down, MPI_COMM_WORLD);
       } else {
-        #pragma omp target update from(u[cols:cols], u[(long)rows * cols:cols])
+        /* one section per directive: clang 19 rejects two sections of one array in a clause */
+        #pragma omp target update from(u[cols:cols])
+        #pragma omp target update from(u[(long)rows * cols:cols])
         exchange_halos(u, rows, cols, up, down, MPI_COMM_WORLD);
-        #pragma omp target update to(u[0:cols], u[(long)(rows + 1) * cols:cols])
+        #pragma omp target update to(u[0:cols])
+        #pragma omp target update to(u[(long)(rows + 1) * cols:cols])
       }
       double t1 = MPI_Wtime();
       double change = 0.0;
