@@ -198,7 +198,7 @@ class _Binder:
             # Host-only OpenMP that ompgpu does not model passes through to the host compiler;
             # inside a target region it is an error.
             exc.coord = self.fixer.fix(exc.coord)
-            if self.device_depth:
+            if self.device_depth or _CHANGES_DEVICE_CODE.match(text):
                 raise
             return None
         except (OmpSyntaxError, OmpSemanticError) as exc:
@@ -481,6 +481,12 @@ def _pragma_text_col(lines: list[str] | None, line: int, fallback: int) -> int:
         if m:
             return m.end() + 1
     return fallback
+
+
+# Unsupported directives that are an error anywhere, not only in target regions: passed to
+# the host compiler they would change what the host does and leave the device code as if
+# they were not there (a default mapper's maps, a begin declare variant's GPU functions).
+_CHANGES_DEVICE_CODE = re.compile(r"\s*omp\s+(declare\s+mapper|begin\s+declare\s+variant|end\s+declare\s+variant)\b")
 
 
 # Names every C file may use without declaring them.

@@ -68,6 +68,7 @@ _LEAF_CLAUSES: dict[str, frozenset[str]] = {
     "begin declare target": _F("device_type indirect".split()),
     "end declare target": _F(),
     "declare simd": _F("simdlen linear aligned uniform inbranch notinbranch".split()),
+    "declare variant": _F(["match"]),
     "threadprivate": _F(),
     "requires": _F("unified_shared_memory unified_address reverse_offload dynamic_allocators "
                    "atomic_default_mem_order".split()),

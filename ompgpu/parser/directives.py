@@ -23,7 +23,7 @@ __all__ = [
     "Clause", "MapClause", "MotionClause", "VarListClause", "LastprivateClause",
     "ReductionClause", "ExprClause", "ScheduleClause", "DistScheduleClause", "DefaultClause",
     "DefaultmapClause", "ProcBindClause", "DependClause", "LinearClause", "AlignedClause",
-    "OrderClause", "BindClause", "FlagClause", "KeywordClause", "Directive",
+    "OrderClause", "BindClause", "FlagClause", "KeywordClause", "TraitSelector", "MatchClause", "Directive",
     "SINGLE_LEAF_NAMES", "LEAF_WORDS",
 ]
 
@@ -275,13 +275,34 @@ class KeywordClause(Clause):
     coord: SourceCoord
 
 
+@dataclass(frozen=True)
+class TraitSelector:
+    """One trait of a context selector: `kind(gpu)` of `device={kind(gpu)}` has trait_set
+    'device', name 'kind', properties ('gpu',). A property is kept as its source text: a
+    name, a string literal (quotes included) or an expression (`condition(N > 2)`)."""
+
+    trait_set: str
+    name: str
+    properties: tuple[CExpr, ...]
+    coord: SourceCoord
+
+
+@dataclass(frozen=True)
+class MatchClause(Clause):
+    """match(context-selector) of declare variant: its traits in source order."""
+
+    kind: ClassVar[str] = "match"
+    traits: tuple[TraitSelector, ...]
+    coord: SourceCoord
+
+
 # ---------------------------------------------------------------------------- directive
 
 # Directive names that are one leaf although they have several words.
 SINGLE_LEAF_NAMES = frozenset({
     "target data", "target enter data", "target exit data", "target update",
     "declare target", "begin declare target", "end declare target", "declare simd",
-    "cancellation point",
+    "cancellation point", "declare variant",
 })
 
 # The leaf constructs that combined / composite names split into.
@@ -297,8 +318,10 @@ class Directive:
 
     `name` is canonical: leaf words joined by single spaces ("target teams distribute
     parallel for simd", "target enter data", "cancellation point").  `items` is the
-    parenthesised list of flush(list), declare target(list), threadprivate(list) and the
-    optional (name) of declare simd.  `critical_name` is critical's (name).
+    parenthesised list of flush(list), declare target(list), threadprivate(list), the
+    optional (name) of declare simd and the variant function of declare variant (whose
+    `base_name` is set when written `declare variant(base:variant)`). `critical_name` is
+    critical's (name).
     """
 
     name: str
@@ -306,6 +329,7 @@ class Directive:
     coord: SourceCoord
     critical_name: str | None = None
     items: tuple[ListItem, ...] = ()
+    base_name: str | None = None     # declare variant(base:variant): the base function
 
     @property
     def leaves(self) -> tuple[str, ...]:

@@ -21,8 +21,8 @@ from ompgpu.errors import OmpgpuError, OmpSemanticError, OmpSyntaxError, SourceC
 from .directives import (
     AlignedClause, BindClause, CExpr, DefaultClause, DefaultmapClause, DependClause,
     Directive, DistScheduleClause, ExprClause, FlagClause, KeywordClause, LastprivateClause,
-    LinearClause, ListItem, MapClause, MotionClause, OrderClause, ProcBindClause,
-    ReductionClause, ScheduleClause, Section, VarListClause,
+    LinearClause, ListItem, MapClause, MatchClause, MotionClause, OrderClause, ProcBindClause,
+    ReductionClause, ScheduleClause, Section, TraitSelector, VarListClause,
 )
 
 __all__ = ["parse_pragma", "UnsupportedSyntaxError", "MAX_PRAGMA_LENGTH"]
@@ -40,7 +40,7 @@ _GRAMMAR = Path(__file__).with_name("omp.lark")
 
 # OpenMP directives that ompgpu recognises only to reject them with a clear message.
 _UNSUPPORTED_DIRECTIVES = re.compile(
-    r"\s*omp\s+(declare\s+reduction|declare\s+mapper|declare\s+variant|begin\s+declare\s+variant"
+    r"\s*omp\s+(declare\s+reduction|declare\s+mapper|begin\s+declare\s+variant"
     r"|end\s+declare\s+variant|begin\s+metadirective|metadirective|begin\s+assumes|end\s+assumes"
     r"|allocate|allocators|tile|unroll|scan|depobj|interop|nothing|error|assumes|assume|dispatch"
     r"|scope|workshare|parallel\s+workshare|target\s+parallel\s+master|target\s+parallel\s+masked"
@@ -126,7 +126,9 @@ def _coord_at(pos: int) -> SourceCoord:
     return SourceCoord(base.file, base.line + k, pos - nl[k - 1])
 
 
-_PUNCT = frozenset({"LPAR", "RPAR", "LSQB", "RSQB", "COMMA", "COLON"})
+_PUNCT = frozenset({"LPAR", "RPAR", "LSQB", "RSQB", "COMMA", "COLON", "LBRACE", "RBRACE"})
+# The trait sets of a context selector (OpenMP 5.1).
+_TRAIT_SETS = frozenset({"construct", "device", "target_device", "implementation", "user"})
 
 
 class _Span:
@@ -331,6 +333,36 @@ class _Build(Transformer):
         if kw.value == "atomic_default_mem_order":
             return KeywordClause(kw.value, ch[2].value, _coord_at(kw.start_pos))
         return FlagClause(kw.value, _coord_at(kw.start_pos))
+
+    def trait_selector(self, ch):
+        name = ch[0]
+        props = next((c.value for c in ch if isinstance(c, _Tag) and c.tag == "exprs"), ())
+        return _Tag("trait", (str(name), props, _coord_at(name.start_pos)))
+
+    def trait_set(self, ch):
+        name, eq = ch[0], ch[1]
+        if eq.value != "=":
+            raise OmpSyntaxError(f"expected '=' after the trait set '{name}', found '{eq.value}'", _coord_at(eq.start_pos))
+        if str(name) not in _TRAIT_SETS:
+            raise OmpSyntaxError(f"unknown context selector set '{name}' (expected {', '.join(sorted(_TRAIT_SETS))})",
+                                 _coord_at(name.start_pos))
+        return _Tag("traits", tuple(TraitSelector(str(name), t.value[0], t.value[1], t.value[2])
+                                    for t in ch if isinstance(t, _Tag) and t.tag == "trait"))
+
+    def variant_clause(self, ch):
+        kw = ch[0]
+        if kw.value != "match":
+            raise UnsupportedSyntaxError(f"clause '{kw.value}' is not supported by ompgpu", _coord_at(kw.start_pos))
+        traits = tuple(t for c in ch if isinstance(c, _Tag) and c.tag == "traits" for t in c.value)
+        return MatchClause(traits, _coord_at(kw.start_pos))
+
+    def declare_variant_directive(self, ch):
+        names = [c for c in ch if isinstance(c, Token) and c.type == "NAME"]
+        variant = names[-1]
+        base = str(names[0]) if len(names) == 2 else None
+        clauses = tuple(c for c in ch if isinstance(c, MatchClause))
+        item = ListItem(str(variant), (), (), str(variant), _coord_at(variant.start_pos))
+        return Directive("declare variant", clauses, _coord_at(ch[0].start_pos), items=(item,), base_name=base)
 
     def requires_directive(self, ch):
         return Directive("requires", tuple(_args(ch[1:])), _coord_at(ch[0].start_pos))

@@ -29,6 +29,7 @@ from ompgpu.errors import OmpgpuError, SourceCoord
 from ompgpu.outliner.outline import outline
 from ompgpu.parser.bind import bind_pragmas
 from ompgpu.parser.cfront import CppFailed, parse_c, preprocess
+from ompgpu.parser.variants import resolve_variants
 from ompgpu.python_api.plan import FunctionPlan, build_plan
 from ompgpu.toolchain import host_cc
 
@@ -115,6 +116,7 @@ def translate_source(source: str, name: str, options=(), filename: str = "<strin
         bound = bind_pragmas(parse_c(pre))
         fix = lambda c: remap.coord(bound.coord_fixer.fix(c))  # noqa: E731
         try:
+            bound = resolve_variants(bound, opts.offload_arch)
             program = outline(bound)
             nvrtc = _generate(program, opts, nvrtc=True)
             full = _generate(program, opts, nvrtc=False)

@@ -593,7 +593,7 @@ def test_big_combined_construct():
     ("omp target enter", "expected 'data' after 'target enter'", None),
     ("omp cancellation", "expected 'point'", None),
     ("omp cancel", "'for', 'parallel', 'sections' or 'taskgroup'", None),
-    ("omp declare", "expected 'simd' or 'target'", None),
+    ("omp declare", "expected 'simd', 'target' or 'variant'", None),
     ("omp", "expected an OpenMP directive name", None),
     ("omp 42", "expected an OpenMP directive name", "42"),
     ("omp parallel private", "expected '(' after 'private'", None),
@@ -812,3 +812,28 @@ def test_keyword_prefix_never_splits_an_identifier():
 def test_parser_is_built_once():
     from ompgpu.parser import pragma
     assert pragma._parser() is pragma._parser()
+
+
+# ---------------------------------------------------------------------------- declare variant
+
+def test_declare_variant_keeps_every_trait_with_its_properties_and_position():
+    text = 'omp declare variant(f:f_gpu) match(construct={target}, device={arch("nvptx", nvptx64), isa(sm_90)}, ' \
+           'user={condition(N > 2)})'
+    d = P(text)
+    assert d.name == "declare variant" and d.items[0].name == "f_gpu" and d.base_name == "f"
+    traits = d.clause("match").traits
+    assert [(t.trait_set, t.name, [p.text for p in t.properties]) for t in traits] == [
+        ("construct", "target", []), ("device", "arch", ['"nvptx"', "nvptx64"]), ("device", "isa", ["sm_90"]),
+        ("user", "condition", ["N > 2"])]
+    assert traits[2].coord.col == col(text, "isa")
+
+
+@pytest.mark.parametrize("text, cls, message", [
+    ("omp declare variant(g) match(devic={kind(gpu)})", OmpSyntaxError, "unknown context selector set 'devic'"),
+    ("omp declare variant(g) match(device:{kind(gpu)})", OmpSyntaxError, "found ':'"),
+    ("omp declare variant(g)", OmpSyntaxError, "'match'"),
+    ("omp declare variant(g) match(device={kind(gpu)}) adjust_args(need_device_ptr: p)", UnsupportedError,
+     "clause 'adjust_args' is not supported"),
+])
+def test_bad_declare_variant_forms_are_named(text, cls, message):
+    assert message in str(err(text, cls))

@@ -1,0 +1,169 @@
+"""`declare variant` for device code: calls of a base function in code that runs on the GPU
+become calls of the variant whose context selector the GPU matches (OpenMP 5.0, 7.5).
+
+One entry point, `resolve_variants(bound, offload_arch)`, after binding. The host side needs
+nothing from ompgpu: the pragma stays in the host code and the host compiler picks the host's
+variant (gcc and clang match `device={kind(host)}` there).
+
+The device's traits: kind gpu, nohost and any; arch nvptx and nvptx64 (clang's names) and
+the offload architecture (`sm_90`); isa the offload architecture. Construct traits: `target`
+holds in all device code; the others depend on the call site and are not supported yet, nor
+are implementation traits other than vendor (no vendor name is ompgpu's, so none matches)
+and dynamic user conditions. Every unsupported trait is an error naming it, never a guess.
+"""
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass
+
+from pycparser import c_ast
+
+from ompgpu.errors import OmpSemanticError, UnsupportedError
+from ompgpu.parser.bind import BoundUnit, OmpConstruct
+from ompgpu.parser.clause_rules import int_constant
+from ompgpu.parser.directives import Directive, MatchClause, TraitSelector
+
+__all__ = ["resolve_variants", "device_matches"]
+
+_DEVICE_KINDS = {"gpu": True, "nohost": True, "any": True, "host": False, "cpu": False, "fpga": False}
+_COMPARISON = re.compile(r"^(.+?)\s*(==|!=|<=|>=|<|>)\s*(.+)$")
+
+
+@dataclass(frozen=True)
+class _Variant:
+    base: str
+    variant: str
+    traits: tuple[TraitSelector, ...]
+    directive: Directive
+
+
+def resolve_variants(bound: BoundUnit, offload_arch: str = "sm_90") -> BoundUnit:
+    """The unit with calls of base functions in device code replaced by their GPU variants."""
+    variants = _collect(bound)
+    if not variants:
+        return bound
+    chosen: dict[str, str] = {}
+    for base in dict.fromkeys(v.base for v in variants):
+        matching = [v for v in variants if v.base == base and device_matches(v.traits, offload_arch)]
+        if matching:
+            # The most specific selector wins (OpenMP scores traits; ties go to the first).
+            chosen[base] = max(matching, key=lambda v: len(v.traits)).variant
+    if not chosen:
+        return bound
+    ext = []
+    for node in bound.ast.ext:
+        if isinstance(node, c_ast.FuncDef) and _calls_any(node.body, chosen):
+            node = copy.deepcopy(node)
+            if any(isinstance(n, OmpConstruct) and "target" in n.directive.leaves for n in _walk(node.body)):
+                # Host code around target regions stays as written: only the regions are device code.
+                for n in _walk(node.body):
+                    if isinstance(n, OmpConstruct) and "target" in n.directive.leaves and n.body is not None:
+                        _rename_calls(n.body, chosen)
+            else:
+                _rename_calls(node.body, chosen)   # may run on the device (called from a region)
+        ext.append(node)
+    ast = copy.copy(bound.ast)
+    ast.ext = ext
+    return BoundUnit(bound.parsed, ast, bound.declare_target, bound.coord_fixer)
+
+
+def device_matches(traits: tuple[TraitSelector, ...], offload_arch: str) -> bool:
+    """Whether ompgpu's device code matches every trait of a context selector."""
+    return all(_trait_matches(t, offload_arch) for t in traits)
+
+
+def _trait_matches(t: TraitSelector, arch: str) -> bool:
+    props = [p.text.strip().strip('"') for p in t.properties]
+    where = f"{t.trait_set}={{{t.name}}}"
+    if t.trait_set == "construct":
+        if t.name == "target" and not props:
+            return True
+        raise UnsupportedError(f"context selector '{where}' of declare variant is not supported yet "
+                               "(only construct={target})", t.coord)
+    if t.trait_set in ("device", "target_device"):
+        if t.name == "kind":
+            unknown = [p for p in props if p not in _DEVICE_KINDS]
+            if unknown:
+                raise OmpSemanticError(f"unknown device kind '{unknown[0]}' in '{where}' "
+                                       f"(expected {', '.join(_DEVICE_KINDS)})", t.coord)
+            return all(_DEVICE_KINDS[p] for p in props)
+        if t.name == "arch":
+            return all(p in ("nvptx", "nvptx64", arch) for p in props)
+        if t.name == "isa":
+            return all(p == arch for p in props)
+        if t.name == "device_num" and t.trait_set == "target_device":
+            raise UnsupportedError(f"context selector '{where}' is not supported yet", t.coord)
+        raise OmpSemanticError(f"unknown trait '{t.name}' in the {t.trait_set} set (expected kind, arch or isa)", t.coord)
+    if t.trait_set == "implementation":
+        if t.name == "vendor":
+            return all(p == "ompgpu" for p in props)
+        raise UnsupportedError(f"context selector '{where}' of declare variant is not supported yet "
+                               "(implementation={vendor(...)} only)", t.coord)
+    if t.trait_set == "user" and t.name == "condition":
+        if len(props) != 1:
+            raise OmpSemanticError("user={condition(...)} takes one expression", t.coord)
+        value = _constant(t.properties[0].text)
+        if value is None:
+            raise UnsupportedError(f"user={{condition({t.properties[0].text})}} is not a constant expression; "
+                                   "a condition evaluated at run time is not supported yet", t.coord)
+        return value != 0
+    raise OmpSemanticError(f"unknown trait '{t.name}' in the {t.trait_set} set", t.coord)
+
+
+def _constant(text: str) -> int | None:
+    value = int_constant(text)
+    if value is not None:
+        return value
+    m = _COMPARISON.match(text.strip())
+    if m:
+        a, b = int_constant(m.group(1)), int_constant(m.group(3))
+        if a is not None and b is not None:
+            return int({"==": a == b, "!=": a != b, "<=": a <= b, ">=": a >= b, "<": a < b, ">": a > b}[m.group(2)])
+    return None
+
+
+def _collect(bound: BoundUnit) -> list[_Variant]:
+    """The declare variant directives of the file with the base function each one precedes."""
+    found = []
+    ext = bound.ast.ext
+    functions = {n.decl.name for n in ext if isinstance(n, c_ast.FuncDef)}
+    functions |= {n.name for n in ext if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.FuncDecl)}
+    for i, node in enumerate(ext):
+        if not (isinstance(node, OmpConstruct) and node.directive.name == "declare variant"):
+            continue
+        d = node.directive
+        base = d.base_name
+        if base is None:
+            nxt = next((n for n in ext[i + 1:] if not isinstance(n, OmpConstruct)), None)
+            base = (nxt.decl.name if isinstance(nxt, c_ast.FuncDef)
+                    else nxt.name if isinstance(nxt, c_ast.Decl) and isinstance(nxt.type, c_ast.FuncDecl) else None)
+            if base is None:
+                raise OmpSemanticError("'#pragma omp declare variant' must precede the declaration or definition "
+                                       "of its base function", d.coord)
+        variant = d.items[0]
+        if variant.name not in functions:
+            raise OmpSemanticError(f"variant function '{variant.name}' of declare variant is not declared", variant.coord)
+        match = d.clause("match")
+        if not isinstance(match, MatchClause):
+            raise OmpSemanticError("'#pragma omp declare variant' needs a match clause", d.coord)
+        found.append(_Variant(base, variant.name, match.traits, d))
+    return found
+
+
+def _walk(node: c_ast.Node):
+    yield node
+    for _, child in node.children():   # an OmpConstruct's children are its body
+        yield from _walk(child)
+
+
+def _calls_any(node: c_ast.Node, names: dict[str, str]) -> bool:
+    return any(isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in names
+               for n in _walk(node))
+
+
+def _rename_calls(node: c_ast.Node, names: dict[str, str]) -> None:
+    """In place, on a private copy: calls of a base function become calls of its variant."""
+    for n in _walk(node):
+        if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in names:
+            n.name = c_ast.ID(names[n.name.name], n.name.coord)
