@@ -125,6 +125,14 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
         if d.name == "target data":
             body = replace(body_start, end, nested)
             udp = [item.name for cl in d.clauses if cl.kind in ("use_device_ptr", "use_device_addr") for item in cl.items]
+            for cl in d.clauses_of("use_device_addr"):
+                for item in cl.items:
+                    sym = env.lookup(item.name) if env is not None else None
+                    if sym is not None and not is_pointer(resolve_typedef(sym.type, env)):
+                        # The region's references to it would have to name the device's storage;
+                        # a local holding the address would be read as the variable's value.
+                        raise UnsupportedError(f"use_device_addr of '{item.name}', which is not a pointer, is not "
+                                               "supported yet (use_device_addr(p[lo:len]) of a pointer p works)", item.coord)
             return render("host_data.j2", loc=loc_name, maps=maps, device=device, if_cond=if_cond, body=body,
                           use_device_ptr=udp)
         fn = {"target enter data": "ompgpu_target_data_begin", "target exit data": "ompgpu_target_data_end",
@@ -253,12 +261,20 @@ def _host_fallback(construct_text: str, d, in_task: bool) -> str:
     host whatever its device clause, default device or OMP_TARGET_OFFLOAD say (ompgpu
     already decided: the region runs here), so its `if` becomes `if(target: 0)` (an `if`
     without modifier keeps applying to a combined `parallel` as `if(parallel: ...)`); in a
-    target task the construct's nowait and depend are done by the task."""
+    target task the construct's nowait and depend are done by the task. Clauses the host
+    compiler may not know and that say nothing on the host (the `present` map modifier,
+    `has_device_addr`) are left out."""
     nl = construct_text.find("\n")
     line, rest = (construct_text, "") if nl < 0 else (construct_text[:nl], construct_text[nl:])
-    kinds = ("if", "map", "nowait", "depend") if in_task else ("if", "map")
+    kinds = ("if", "map", "has_device_addr", "nowait", "depend") if in_task else ("if", "map", "has_device_addr")
     out, pos, extra = [], 0, []
     for start, end, kind, arg in _clause_spans(line, kinds):
+        if kind == "has_device_addr":
+            # On the host every address is the host's: the clause says nothing there, and gcc 12
+            # rejects its array sections (OpenMP 5.1). The fallback leaves it out.
+            out.append(line[pos:start])
+            pos = end
+            continue
         if kind == "map":
             # The `present` modifier (OpenMP 5.1) holds on the host by definition, and the host
             # compiler may not know it (gcc 12 rejects it): the fallback's map leaves it out.

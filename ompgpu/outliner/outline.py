@@ -274,6 +274,11 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
             privates.append(sym)
             continue
         if name in device_ptrs:
+            if not is_pointer(t):
+                # The variable's own storage would have to be the device's: passing it by value
+                # would make the region write a private copy.
+                raise UnsupportedError(f"has_device_addr of '{name}', which is not a pointer, is not supported yet "
+                                       "(has_device_addr(p[lo:len]) of a pointer p works)", _clause_item_coord(d, name))
             captures.append(Capture(sym, "literal", "", None, False))
             continue
         if name in maps:
@@ -398,3 +403,12 @@ def region_sharing(n: OmpConstruct, body: c_ast.Node, env: Env, loop_vars: tuple
         else:
             by_val.append(sym)
     return Sharing(tuple(by_ptr), tuple(by_val), tuple(priv), tuple(reds), tuple(lastp))
+
+
+def _clause_item_coord(d, name: str):
+    """Where a list item named `name` stands in the directive's clauses (the directive if nowhere)."""
+    for c in d.clauses:
+        for item in getattr(c, "items", ()):
+            if item.name == name:
+                return item.coord
+    return d.coord
