@@ -70,6 +70,7 @@ class _DeviceGen:
         self.p = program
         self.plans = plans
         self.nvrtc = nvrtc
+        self.default_mem_order = _default_mem_order(program.bound)
         self.workfns: list[WorkFunction] = []
         self.next_workfn_id = 0
         self.global_names: list[str] = []  # declare target variables defined here
@@ -291,6 +292,19 @@ def _unqualified(t: c_ast.Node) -> c_ast.Node:
     if isinstance(node, (c_ast.PtrDecl, c_ast.TypeDecl)):
         node.quals = [q for q in node.quals if q not in ("const", "volatile")]
     return t
+
+
+_MEMORY_ORDERS = ("seq_cst", "acq_rel", "release", "acquire", "relaxed")
+
+
+def _default_mem_order(bound) -> str:
+    """The atomic_default_mem_order of the file's `requires` directive, else relaxed."""
+    for node in bound.ast.ext:
+        if isinstance(node, OmpConstruct) and node.directive.name == "requires":
+            c = node.directive.clause("atomic_default_mem_order")
+            if c is not None:
+                return c.value
+    return "relaxed"
 
 
 def _has_body(n: c_ast.Node) -> bool:
@@ -1125,6 +1139,16 @@ class _Emitter(CGen):
         return self._privatize(d, render("stmt.j2", kind="sections", sections=secs, nowait=d.has("nowait")))
 
     def _atomic(self, n: OmpConstruct) -> str:
+        text = self._atomic_operation(n)
+        # The memory order (the clause, else `requires atomic_default_mem_order`, else relaxed):
+        # CUDA's atomics are relaxed, so release and acquire become fences around the operation
+        # (OpenMP: a seq_cst atomic implies a flush before and after it).
+        order = next((c.kind for c in n.directive.clauses if c.kind in _MEMORY_ORDERS), self.g.default_mem_order)
+        before = "__threadfence();\n" if order in ("seq_cst", "acq_rel", "release") else ""
+        after = "__threadfence();\n" if order in ("seq_cst", "acq_rel", "acquire") else ""
+        return before + text + after
+
+    def _atomic_operation(self, n: OmpConstruct) -> str:
         d = n.directive
         kinds = [c.kind for c in d.clauses if c.kind in ("read", "write", "update", "capture", "compare")]
         kind = kinds[0] if kinds else "update"

@@ -62,7 +62,7 @@ class MapEntry:
 def generate_host(program: Program, kernel_names: dict[int, str], offload: str, device_globals: tuple[str, ...] = (),
                   kernel_modes: dict[int, str] | None = None, kernel_max_threads: dict[int, int] | None = None) -> str:
     pre = program.bound.pre
-    text = pre.text
+    text = _host_requires(pre.text)
     if offload == "none":
         return text
     line_starts = [0]
@@ -297,6 +297,24 @@ def _host_fallback(construct_text: str, d, in_task: bool) -> str:
         pos = end
     out.append(line[pos:])
     return "".join(out) + " " + " ".join(extra + ["if(target: 0)"]) + rest
+
+
+_REQUIRES_LINE = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+omp[ \t]+requires\b)(.*)$", re.M)
+# requires clauses that ompgpu satisfies itself and the host compiler may reject (gcc 12 has
+# "sorry, unimplemented" for unified_address): left out of the host code.
+_REQUIREMENTS_MET_BY_OMPGPU = ("unified_address",)
+
+
+def _host_requires(text: str) -> str:
+    """`#pragma omp requires` lines without the clauses ompgpu meets itself, padded with
+    blanks to their old length so that every later offset stays where it was."""
+    def keep(m: re.Match) -> str:
+        clauses = [c for c in re.findall(r"[a-z_]+(?:\s*\([^)]*\))?", m.group(2))
+                   if c.split("(")[0].strip() not in _REQUIREMENTS_MET_BY_OMPGPU]
+        line = (m.group(1) + " " + ", ".join(clauses)) if clauses else ""
+        return line.ljust(len(m.group(0)))
+
+    return _REQUIRES_LINE.sub(keep, text) if "requires" in text else text
 
 
 def _rename_host_api(text: str, pre) -> str:

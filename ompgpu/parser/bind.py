@@ -235,6 +235,11 @@ class _Binder:
                     if not open_blocks:
                         raise self._err(OmpSemanticError, "'#pragma omp end declare target' without a matching 'declare target'", d.coord)
                     open_blocks.pop()
+                elif d.name == "requires":
+                    for c in d.clauses:
+                        if c.kind in _UNMET_REQUIREMENTS:
+                            raise self._err(UnsupportedError, f"'requires {c.kind}' is not supported yet: "
+                                            f"{_UNMET_REQUIREMENTS[c.kind]}", c.coord)
                 elif d.name == "declare target":
                     for item in d.items:
                         self.declare_target.add(item.name)
@@ -481,6 +486,16 @@ def _pragma_text_col(lines: list[str] | None, line: int, fallback: int) -> int:
         if m:
             return m.end() + 1
     return fallback
+
+
+# What a `requires` clause asks that ompgpu cannot promise (OpenMP: an implementation that
+# does not support a requirement must reject the program at compile time). unified_address
+# holds (CUDA's unified virtual addressing); dynamic_allocators and atomic_default_mem_order
+# are honoured.
+_UNMET_REQUIREMENTS = {
+    "unified_shared_memory": "host memory that no map names is not accessible to target regions",
+    "reverse_offload": "target regions cannot run host code (device(ancestor: 1))",
+}
 
 
 # Unsupported directives that are an error anywhere, not only in target regions: passed to
