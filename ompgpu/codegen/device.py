@@ -45,6 +45,14 @@ class WorkFunction:
     fields: list[str]
     body: str
     function: str  # the function (or kernel) whose code forks it
+    # A template on `bool __whole_block` (an SPMD region with num_threads): its fork site calls
+    # the true instance when the team is the whole block; everything else calls `ref`.
+    templated: bool = False
+
+    @property
+    def ref(self) -> str:
+        """The name that calls it (or takes its address) where the team is not the whole block."""
+        return f"{self.name}<false>" if self.templated else self.name
 
 
 @dataclass
@@ -424,6 +432,10 @@ class _Emitter(CGen):
         # runs this code when the compiler knows it (thread threadIdx.x of team_size), else None
         # and the runtime reads it from the thread's state.
         self.team_size: str | None = None
+        # Where the team is known to be every thread of the block: a C++ constant expression
+        # ("true", or "__whole_block", the template parameter of a work function that its SPMD
+        # fork site instantiates for both cases); None elsewhere. Barriers then use barrier 0.
+        self.whole_block: str | None = None
         # The CUDA block size as a C expression: a constant where thread_limit clauses fix it
         # (constant strides and barrier counts let nvcc unroll and fold), else blockDim.x.
         self.block = f"{plan.exact_threads}u" if plan is not None and plan.exact_threads > 0 else "blockDim.x"
@@ -517,7 +529,7 @@ class _Emitter(CGen):
         if k.teams is not None and not _combined_with_parallel(k):
             reds = self._reductions(k.teams)
             if reds:
-                text = render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=False, team_size=self.team_size)
+                text = render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=False, team_size=self.team_size, whole_block=self.whole_block)
         return {"name": kname, "coord": k.coord, "params": params, "aliases": aliases, "promotions": promotions,
                 "privates": privates, "body": text, "max_threads": self.plan.max_threads, "plan": self.plan,
                 "mode": self.plan.mode, "lean": self.plan.lean, "combined": self.plan.combined}
@@ -830,7 +842,7 @@ class _Emitter(CGen):
         if leaf == "for":
             return self._workshare_for(n, d)
         if leaf in ("barrier",):
-            return render("stmt.j2", kind="barrier", team_size=self.team_size, aligned=self._aligned())
+            return render("stmt.j2", kind="barrier", team_size=self.team_size, aligned=self._aligned(), whole_block=self.whole_block)
         if leaf == "flush":
             return render("stmt.j2", kind="flush")
         if leaf in ("task", "taskloop", "taskgroup"):
@@ -843,7 +855,8 @@ class _Emitter(CGen):
                                        d.clause("copyprivate").coord or d.coord)
             # With the team known, thread 0 runs the block (any one thread may): no team state
             return render("stmt.j2", kind="single", body=self._privatize(d, self._stmt_text(n.body)), nowait=d.has("nowait"),
-                          team_size=self.team_size, thread_num_known=self.thread_num_known, aligned=self._aligned())
+                          team_size=self.team_size, thread_num_known=self.thread_num_known, aligned=self._aligned(),
+                          whole_block=self.whole_block)
         if leaf in ("master", "masked"):
             c = d.clause("filter")
             return render("stmt.j2", kind="master", body=self._stmt_text(n.body), filter=c.expr.text if c else "0",
@@ -926,6 +939,10 @@ class _Emitter(CGen):
         sub = _Emitter(self.g, self.owner, self.env, master=False, plan=self.plan)
         sub.in_region = 1
         sub.team_size = self._known_team_size(d)
+        # SPMD team-level region: without num_threads its team is the block; with it, the fork
+        # site picks the work function's whole-block instance when the team came out whole.
+        templated = spmd_site and nt is not None and sub.team_size is not None
+        sub.whole_block = ("__whole_block" if templated else "true") if spmd_site and sub.team_size is not None else None
         sub.thread_num_known = sub.team_size is not None or (self.plan is not None and self.in_region == 0 and d.clause("if") is None)
         sub.task_shared = {sym.name for sym in sharing.by_pointer}
         sub.grid_loop = grid_loop
@@ -937,9 +954,9 @@ class _Emitter(CGen):
             body_text = sub._stmt_text(n.body)
         reds = self._reductions(d) if sharing.reductions else []
         if reds:
-            body_text = render("reduction_scope.j2", reds=reds, on_stack=sub._on_master_stack(), body=body_text, barrier=False, team_size=sub.team_size)
+            body_text = render("reduction_scope.j2", reds=reds, on_stack=sub._on_master_stack(), body=body_text, barrier=False, team_size=sub.team_size, whole_block=sub.whole_block)
         wf_body = render("workfn_body.j2", pack=pack, unpack=unpack, privates=privates, body=body_text)
-        self.g.workfns.append(WorkFunction(wid, wname, pack, fields, wf_body, self.owner))
+        self.g.workfns.append(WorkFunction(wid, wname, pack, fields, wf_body, self.owner, templated))
         self.g.regions_of.setdefault(self.owner, set()).add(wid)
         nt = d.clause("num_threads")
         ifc = d.clause("if")
@@ -947,6 +964,7 @@ class _Emitter(CGen):
         # Only a team-level region is run by the whole block in SPMD mode; a region nested in
         # another takes the generic fork site, which serializes it (no master to fork from).
         return render("fork.j2", block=self.block, id=wid, wname=wname, pack=pack, inits=inits, mode="spmd" if spmd_site else "generic",
+                      templated=templated,
                       stateful=spmd_site and not self.lean, combined=combined,
                       always_forks=not spmd_site and self.plan is not None and self.in_region == 0,
                       entry_barrier=spmd_site and not combined and self.plan.entry_barrier,
@@ -1046,7 +1064,8 @@ class _Emitter(CGen):
         aligned = self._aligned()
         return render("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, body=body_text, aligned=aligned,
                       range_from=range_from, lastprivate=[self._lastprivate(v) for v in lastprivate],
-                      loop_var_names=[l.var for l in loops], barrier=barrier and not nowait, team_size=self.team_size)
+                      loop_var_names=[l.var for l in loops], barrier=barrier and not nowait, team_size=self.team_size,
+                      whole_block=self.whole_block)
 
     def _declare_loop_var(self, f: c_ast.For) -> None:
         if isinstance(f.init, c_ast.DeclList):
@@ -1088,7 +1107,8 @@ class _Emitter(CGen):
                                             "parallel region synchronizes the team"))
         text = self._loop_code(d, n.body, kind, chunk, range_from, lastp, d.has("nowait"), barrier=barrier)
         if reds:
-            text = render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=not d.has("nowait"), team_size=self.team_size)
+            text = render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=not d.has("nowait"), team_size=self.team_size,
+                                  whole_block=self.whole_block)
         # private/firstprivate of a `for` inside a parallel region: each thread's own copy (a
         # `parallel for` has them made by the region already)
         return text if combined else self._privatize(d, text)

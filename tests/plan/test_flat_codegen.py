@@ -97,7 +97,7 @@ def test_a_barrier_under_a_branch_is_the_divergence_safe_one(tmp_path):
     }
   }""")
     body = work_function(cu)
-    assert body.count("known_team_barrier<true>(") == 1 and body.count("known_team_barrier(") == 1
+    assert body.count("known_team_barrier<true, true>(") == 1 and body.count("known_team_barrier<false, true>(") == 1
 
 
 def test_master_and_single_read_the_thread_number_from_threadidx(tmp_path):

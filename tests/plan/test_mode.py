@@ -406,7 +406,8 @@ def test_default_team_threads_match_the_host_runtimes():
 
 
 def test_exact_block_reaches_the_device_code(tmp_path):
-    """A one-warp team's barriers and loop strides are the constant 32, not blockDim.x."""
+    """A one-warp team's loop strides are the constant 32, not blockDim.x; its barriers are the
+    whole block's (barrier 0: the team is the block)."""
     src = tmp_path / "w.c"
     src.write_text(PRELUDE + """
 #pragma omp target teams distribute thread_limit(32) map(tofrom: m)
@@ -419,5 +420,5 @@ def test_exact_block_reaches_the_device_code(tmp_path):
 }
 """)
     cu = translate(str(src), Options()).device_cu
-    assert "known_team_barrier(32u)" in cu and "__stride = (long long)(32u)" in cu
-    assert "known_team_barrier(blockDim.x)" not in cu
+    assert "ompgpu::block_barrier()" in cu and "__stride = (long long)(32u)" in cu
+    assert "(blockDim.x)" not in cu

@@ -17,7 +17,7 @@
 //   kernel_end_generic   fn = WORK_EXIT, one more fork barrier; workers leave their loop.
 // Exited lanes count as arrived, so the master warp always counts 32 at barrier 8.
 // In-region barriers: bar 7 with the team's thread count (whole warps) or __syncwarp for a
-// team inside one warp. Barrier id 0 (__syncthreads) is never used.
+// team inside one warp. Barrier id 0 is the whole block's (block_barrier), with no count.
 #ifndef OMPGPU_DEVICE_PARALLELISM_CUH
 #define OMPGPU_DEVICE_PARALLELISM_CUH
 
@@ -277,7 +277,15 @@ OMPGPU_DEV void spmd_parallel_end() {
 // per iteration of the EPCC barrier loop on an H100 (2026-11-25, bench/results/
 // exp-h100-2026-11-25-barrier-packing.txt), as the compiler keeps the warp's divergence
 // handling around it; the counting path is a call, so the named-barrier path stays short.
-template <bool Aligned = false> OMPGPU_DEV void known_team_barrier(unsigned T) {
+//
+// WholeBlock: the compiler knows that the team is every thread of the block (an SPMD region
+// without num_threads, or one whose num_threads turned out to be the block at its fork site):
+// barrier 0 with no count, and none of the tests above.
+template <bool Aligned = false, bool WholeBlock = false> OMPGPU_DEV void known_team_barrier(unsigned T) {
+  if (WholeBlock) {
+    block_barrier<Aligned>();
+    return;
+  }
   if (T == 32u) {
     __syncwarp();
   } else if (T > 32u) {
