@@ -1172,15 +1172,58 @@ class _Emitter(CGen):
         after = "__threadfence();\n" if order in ("seq_cst", "acq_rel", "acquire") else ""
         return before + text + after
 
+    def _atomic_compare(self, stmt: c_ast.Node | None) -> str | None:
+        """The device code of an OpenMP 5.1 `atomic compare` statement (no capture): the
+        conditional-update forms with < or > (a minimum or maximum) and with == (a
+        compare-and-swap); None for any other statement."""
+        if isinstance(stmt, c_ast.Assignment) and stmt.op == "=" and isinstance(stmt.rvalue, c_ast.TernaryOp):
+            # x = cond ? e : x
+            x, t = self.visit(stmt.lvalue), stmt.rvalue
+            if self.visit(t.iffalse) != x:
+                return None
+            cond, new = t.cond, t.iftrue
+        elif isinstance(stmt, c_ast.If) and stmt.iffalse is None and isinstance(stmt.iftrue, c_ast.Compound):
+            # if (cond) { x = e; }  (the braces are part of the form)
+            then = stmt.iftrue.block_items
+            if not (len(then or []) == 1 and isinstance(then[0], c_ast.Assignment) and then[0].op == "="):
+                return None
+            x, cond, new = self.visit(then[0].lvalue), stmt.cond, then[0].rvalue
+        else:
+            return None
+        if not (isinstance(cond, c_ast.BinaryOp) and cond.op in ("<", ">", "==")):
+            return None
+        left, right, e = self.visit(cond.left), self.visit(cond.right), self.visit(new)
+        if left == x and right != x:
+            other, x_first = right, True
+        elif right == x and left != x:
+            other, x_first = left, False
+        else:
+            return None
+        if cond.op == "==":
+            # x == other ? d : x  /  if (x == other) x = d
+            return f"ompgpu_atomic_compare_exchange(&({x}), {other}, {e});\n"
+        if e != other:
+            return None   # x = e < x ? f : x with f not e: not a form of OpenMP 5.1
+        # e < x (or x > e) replaces x by a smaller value: a minimum; the other way a maximum.
+        smaller = (cond.op == "<") != x_first
+        return f"ompgpu_atomic_update(ompgpu::{'ATOMIC_MIN' if smaller else 'ATOMIC_MAX'}, &({x}), {e});\n"
+
     def _atomic_operation(self, n: OmpConstruct) -> str:
         d = n.directive
         kinds = [c.kind for c in d.clauses if c.kind in ("read", "write", "update", "capture", "compare")]
         kind = kinds[0] if kinds else "update"
-        if kind == "compare":
-            raise UnsupportedError("'atomic compare' is not supported yet", d.coord)
         body = n.body
         stmts = body.block_items if isinstance(body, c_ast.Compound) else [body]
         stmts = [s for s in (stmts or []) if not isinstance(s, c_ast.EmptyStatement)]
+        if "compare" in kinds:
+            if "capture" in kinds:
+                raise UnsupportedError("'atomic compare capture' is not supported yet", d.coord)
+            text = self._atomic_compare(stmts[0] if len(stmts) == 1 else None)
+            if text is None:
+                raise UnsupportedError("statement form of 'atomic compare' is not recognised (expected "
+                                       "'x = e < x ? e : x;', 'x = x == e ? d : x;', 'if (e < x) { x = e; }', "
+                                       "'if (x == e) { x = d; }' or the same with > or the operands swapped)", d.coord)
+            return text
         err = UnsupportedError(f"statement form of 'atomic {kind}' is not recognised", d.coord)
         if kind == "read":
             s = stmts[0] if len(stmts) == 1 else None

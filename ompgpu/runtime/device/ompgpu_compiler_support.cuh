@@ -121,6 +121,9 @@ template <class T, class V> static __device__ __forceinline__ void ompgpu_reduce
   ompgpu::reduce_known<T>(op, target, (T)partial, team_size);
 }
 
+template <class T, class E, class D> static __device__ __forceinline__ T ompgpu_atomic_compare_exchange(T *p, E e, D d) {
+  return ompgpu::atomic_compare_exchange<T>(p, (T)e, (T)d);
+}
 template <class T> static __device__ __forceinline__ T ompgpu_atomic_read(T *p) { return ompgpu::atomic_read<T>(p); }
 template <class T, class V> static __device__ __forceinline__ void ompgpu_atomic_write(T *p, V v) { ompgpu::atomic_write<T>(p, (T)v); }
 template <class T, class V> static __device__ __forceinline__ T ompgpu_atomic_update(ompgpu::AtomicOp op, T *p, V v) {

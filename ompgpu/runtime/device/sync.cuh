@@ -115,16 +115,18 @@ OMPGPU_DEV T op_apply(AtomicOp op, T a, T b) {
   return b;
 }
 
-// CAS loop for any T of 1, 2, 4 or 8 bytes.
-template <class T>
-OMPGPU_DEV T cas_update(AtomicOp op, T *p, T v) {
+// CAS loop for any T of 1, 2, 4 or 8 bytes: next(cur, nv) sets the new value from the current
+// one and says whether to store it (false: leave memory as it is). Returns the value before.
+template <class T, class Next>
+OMPGPU_DEV T cas_apply(T *p, Next next) {
   if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
     using U = typename uint_of_size<sizeof(T)>::type;
     U *q = reinterpret_cast<U *>(p);
     U old = *(volatile U *)q, assumed;
     do {
       assumed = old;
-      T nv = op_apply<T>(op, bit_cast<T>(assumed), v);
+      T nv;
+      if (!next(bit_cast<T>(assumed), nv)) return bit_cast<T>(assumed);
       old = atomicCAS(q, assumed, bit_cast<U>(nv));
     } while (old != assumed);
     return bit_cast<T>(old);
@@ -138,8 +140,8 @@ OMPGPU_DEV T cas_update(AtomicOp op, T *p, T v) {
     unsigned old = *(volatile unsigned *)w, assumed;
     do {
       assumed = old;
-      T cur = bit_cast<T>((U)((assumed & m) >> sh));
-      T nv = op_apply<T>(op, cur, v);
+      T cur = bit_cast<T>((U)((assumed & m) >> sh)), nv;
+      if (!next(cur, nv)) return cur;
       unsigned nb = ((unsigned)bit_cast<U>(nv) << sh) & m;
       old = atomicCAS(w, assumed, (assumed & ~m) | nb);
     } while (old != assumed);
@@ -147,9 +149,25 @@ OMPGPU_DEV T cas_update(AtomicOp op, T *p, T v) {
   }
 }
 
+template <class T>
+OMPGPU_DEV T cas_update(AtomicOp op, T *p, T v) {
+  return cas_apply(p, [&](T cur, T &nv) { nv = op_apply<T>(op, cur, v); return true; });
+}
+
 }  // namespace detail
 
 // *p = *p op v atomically; returns the old value.
+// OpenMP 5.1 `atomic compare` with ==: if x == expected (C's ==, so 0.0 matches -0.0 and NaN
+// matches nothing), x = desired; returns x's value before.
+template <class T>
+OMPGPU_DEV T atomic_compare_exchange(T *p, typename detail::type_identity<T>::type expected,
+                                     typename detail::type_identity<T>::type desired) {
+  return detail::cas_apply(p, [&](T cur, T &nv) {
+    nv = desired;
+    return cur == expected;
+  });
+}
+
 template <class T>
 OMPGPU_DEV T atomic_update(AtomicOp op, T *p, typename detail::type_identity<T>::type v) {
   // Hardware atomics do not work on local memory (they trap). A thread's local variable is
