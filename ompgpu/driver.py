@@ -80,7 +80,7 @@ def _translate(path: str, opts: Options) -> Translation:
     cpp_args = (*opts.cpp_args, *((opts.std,) if opts.std else ()), *opts.dependency_args(path))
     pre = preprocess(path, host_cc(), cpp_args, opts.verbose)
     parsed = parse_c(pre)
-    bound = bind_pragmas(parsed)
+    bound = bind_pragmas(parsed, opts.offload_arch)
     if opts.syntax_only:
         return Translation(path, "", None, ())
     try:

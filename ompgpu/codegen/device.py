@@ -109,6 +109,11 @@ class _DeviceGen:
     def run(self) -> DeviceOutput:
         names = unique_kernel_names(self.p.kernels)
         device_fns = self._device_functions()
+        for name, coord in self.p.bound.host_variant_functions:
+            if name in device_fns:
+                raise UnsupportedError(f"this metadirective takes a different variant on the GPU than on the host, "
+                                       f"and '{name}' runs on both (target regions call it); that is not supported "
+                                       "yet (declare the function in a declare target block)", coord)
         self.device_fns = device_fns
         types = self._type_decls()  # first: it says which local type definitions move out
         order = [n for n in self.p.functions if n in device_fns]  # source order

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 from ompgpu.analysis.symbols import has_side_effect, is_array, is_pointer, region_uses, resolve_typedef, walk_nodes
 from ompgpu.codegen.render import render
-from ompgpu.errors import OmpSyntaxError, UnsupportedError
+from ompgpu.errors import OmpgpuError, OmpSyntaxError, SourceCoord, UnsupportedError
+from ompgpu.parser.context import select_metadirective
+from ompgpu.parser.pragma import parse_pragma
 from ompgpu.outliner.outline import Kernel, Program, pointer_member_section, struct_member_map, target_kind, whole_struct
 from pycparser import c_ast
 
@@ -62,7 +64,7 @@ class MapEntry:
 def generate_host(program: Program, kernel_names: dict[int, str], offload: str, device_globals: tuple[str, ...] = (),
                   kernel_modes: dict[int, str] | None = None, kernel_max_threads: dict[int, int] | None = None) -> str:
     pre = program.bound.pre
-    text = _host_requires(pre.text)
+    text = _host_metadirectives(_host_requires(pre.text))
     if offload == "none":
         return text
     line_starts = [0]
@@ -315,6 +317,26 @@ def _host_requires(text: str) -> str:
         return line.ljust(len(m.group(0)))
 
     return _REQUIRES_LINE.sub(keep, text) if "requires" in text else text
+
+
+_METADIRECTIVE_LINE = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+)(omp[ \t]+metadirective\b.*)$", re.M)
+
+
+def _host_metadirectives(text: str) -> str:
+    """Each metadirective line as the directive variant the host takes (gcc 12 ignores
+    metadirective: a loop meant to be `parallel for` would run on one thread), padded to its old
+    length; a blank line where the host takes none. Device code got the GPU's variant from the
+    binder; the host fallback of a target region takes the host's, as the host would."""
+    def host_variant(m: re.Match) -> str:
+        try:
+            d = parse_pragma(m.group(2), SourceCoord("<host>", 1, 1))
+            chosen = select_metadirective(d, on_device=False)
+        except OmpgpuError:
+            return m.group(0)   # the binder reported what it had to; keep the line as written
+        line = f"{m.group(1)}omp {chosen.variant}" if chosen and chosen.variant not in ("", "nothing") else ""
+        return line.ljust(len(m.group(0)))
+
+    return _METADIRECTIVE_LINE.sub(host_variant, text) if "metadirective" in text else text
 
 
 def _rename_host_api(text: str, pre) -> str:

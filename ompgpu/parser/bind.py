@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from ompgpu.errors import OmpSemanticError, OmpSyntaxError, SourceCoord, UnsupportedError
+from ompgpu.errors import OmpgpuError, OmpSemanticError, OmpSyntaxError, SourceCoord, UnsupportedError
 from ompgpu.parser.cfront import ParsedUnit, PreprocessedUnit, is_offsetof, offsetof_subscripts
+from ompgpu.parser.context import select_metadirective
 from ompgpu.parser.clause_rules import int_constant
 from ompgpu.parser.directives import Directive, ExprClause
 from ompgpu.parser.pragma import parse_pragma
@@ -64,6 +65,9 @@ class BoundUnit:
     declare_target: frozenset[str]
     # Pragma lines of the preprocessed text -> how their columns map to the user's file.
     coord_fixer: "CoordFixer"
+    # Functions outside target regions whose metadirectives took the host's variant where the
+    # GPU's differs, with where: an error if device code turns out to call one.
+    host_variant_functions: tuple[tuple[str, SourceCoord], ...] = ()
 
     @property
     def pre(self) -> PreprocessedUnit:
@@ -134,10 +138,12 @@ class CoordFixer:
         return coord
 
 
-def bind_pragmas(parsed: ParsedUnit) -> BoundUnit:
-    binder = _Binder(parsed)
+def bind_pragmas(parsed: ParsedUnit, offload_arch: str = "sm_90") -> BoundUnit:
+    """Pragmas attached to the statements they govern. offload_arch: the GPU that
+    metadirectives in device code are resolved for."""
+    binder = _Binder(parsed, offload_arch)
     ast = binder.bind_file(parsed.ast)
-    return BoundUnit(parsed, ast, frozenset(binder.declare_target), binder.fixer)
+    return BoundUnit(parsed, ast, frozenset(binder.declare_target), binder.fixer, tuple(binder.host_variant_functions))
 
 
 def loop_nest(stmt: c_ast.Node, depth: int) -> list[c_ast.For]:
@@ -174,8 +180,11 @@ def collapse_depth(d: Directive) -> int:
 
 
 class _Binder:
-    def __init__(self, parsed: ParsedUnit):
+    def __init__(self, parsed: ParsedUnit, offload_arch: str = "sm_90"):
         self.parsed = parsed
+        self.offload_arch = offload_arch
+        self.host_variant_functions: list[tuple[str, SourceCoord]] = []
+        self.function_name: str | None = None   # the function being bound
         self.pre = parsed.pre
         self.declare_target: set[str] = set()
         self.fixer = CoordFixer()
@@ -193,7 +202,7 @@ class _Binder:
         base = SourceCoord(user.file, user.line, _pragma_text_col(lines, user.line, col))
         self.fixer.register(user.file, user.line, base.col, text, lines)
         try:
-            return parse_pragma(text, base)
+            d = parse_pragma(text, base)
         except UnsupportedError as exc:
             # Host-only OpenMP that ompgpu does not model passes through to the host compiler;
             # inside a target region it is an error.
@@ -204,6 +213,32 @@ class _Binder:
         except (OmpSyntaxError, OmpSemanticError) as exc:
             exc.coord = self.fixer.fix(exc.coord)
             raise
+        if d.name != "metadirective":
+            return d
+        try:   # its errors are errors anywhere: ignoring a metadirective changes what code does
+            return self._resolved(d)
+        except OmpgpuError as exc:
+            exc.coord = self.fixer.fix(exc.coord)
+            raise
+
+    def _resolved(self, d: Directive) -> Directive | None:
+        """The directive variant of a metadirective that applies here (None: nothing). Device
+        code (a target region, a declare target function) takes the GPU's variant, other code
+        the host's; where the two differ in a function that target regions turn out to call,
+        the device code generator names it (host_variant_functions)."""
+        if self.function_name is None:
+            raise OmpSemanticError("'#pragma omp metadirective' is an executable directive: it cannot stand "
+                                   "outside a function", d.coord)
+        device = select_metadirective(d, True, self.offload_arch)
+        chosen = device
+        if not (self.device_depth or self.in_declare_target):
+            chosen = select_metadirective(d, False, self.offload_arch)
+            if (chosen.variant if chosen else "") != (device.variant if device else ""):
+                self.host_variant_functions.append((self.function_name, d.coord))
+        if chosen is None or chosen.variant in ("", "nothing"):
+            return None
+        c = chosen.variant_coord
+        return parse_pragma("omp " + chosen.variant, SourceCoord(c.file, c.line, c.col - 4))
 
     def _source(self, file: str) -> list[str] | None:
         if file not in self._source_cache:
@@ -271,7 +306,11 @@ class _Binder:
     def _bind_funcdef(self, fn: c_ast.FuncDef) -> c_ast.FuncDef:
         self.scopes.append(set(_param_names(fn)))
         _UndeclaredChecker(self.scopes, self.pre).visit(fn.body)
-        body = self._stmt(fn.body, ctx=())
+        self.function_name = fn.decl.name
+        try:
+            body = self._stmt(fn.body, ctx=())
+        finally:
+            self.function_name = None
         self.scopes.pop()
         if body is fn.body:
             return fn

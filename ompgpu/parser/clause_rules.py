@@ -69,6 +69,7 @@ _LEAF_CLAUSES: dict[str, frozenset[str]] = {
     "end declare target": _F(),
     "declare simd": _F("simdlen linear aligned uniform inbranch notinbranch".split()),
     "declare variant": _F(["match"]),
+    "metadirective": _F(["when", "default", "otherwise"]),
     "threadprivate": _F(),
     "requires": _F("unified_shared_memory unified_address reverse_offload dynamic_allocators "
                    "atomic_default_mem_order".split()),

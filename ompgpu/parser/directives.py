@@ -23,7 +23,7 @@ __all__ = [
     "Clause", "MapClause", "MotionClause", "VarListClause", "LastprivateClause",
     "ReductionClause", "ExprClause", "ScheduleClause", "DistScheduleClause", "DefaultClause",
     "DefaultmapClause", "ProcBindClause", "DependClause", "LinearClause", "AlignedClause",
-    "OrderClause", "BindClause", "FlagClause", "KeywordClause", "TraitSelector", "MatchClause", "Directive",
+    "OrderClause", "BindClause", "FlagClause", "KeywordClause", "TraitSelector", "MatchClause", "WhenClause", "Directive",
     "SINGLE_LEAF_NAMES", "LEAF_WORDS",
 ]
 
@@ -293,6 +293,19 @@ class MatchClause(Clause):
 
     kind: ClassVar[str] = "match"
     traits: tuple[TraitSelector, ...]
+    coord: SourceCoord
+
+
+@dataclass(frozen=True)
+class WhenClause(Clause):
+    """A clause of metadirective: when(traits: variant), or default/otherwise(variant) with no
+    traits. `variant` is the directive variant's source text ("" for none: nothing happens),
+    `variant_coord` where it starts."""
+
+    kind: str
+    traits: tuple[TraitSelector, ...]
+    variant: str
+    variant_coord: SourceCoord
     coord: SourceCoord
 
 

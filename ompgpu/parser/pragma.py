@@ -22,7 +22,7 @@ from .directives import (
     AlignedClause, BindClause, CExpr, DefaultClause, DefaultmapClause, DependClause,
     Directive, DistScheduleClause, ExprClause, FlagClause, KeywordClause, LastprivateClause,
     LinearClause, ListItem, MapClause, MatchClause, MotionClause, OrderClause, ProcBindClause,
-    ReductionClause, ScheduleClause, Section, TraitSelector, VarListClause,
+    ReductionClause, ScheduleClause, Section, TraitSelector, VarListClause, WhenClause,
 )
 
 __all__ = ["parse_pragma", "UnsupportedSyntaxError", "MAX_PRAGMA_LENGTH"]
@@ -41,7 +41,7 @@ _GRAMMAR = Path(__file__).with_name("omp.lark")
 # OpenMP directives that ompgpu recognises only to reject them with a clear message.
 _UNSUPPORTED_DIRECTIVES = re.compile(
     r"\s*omp\s+(declare\s+reduction|declare\s+mapper|begin\s+declare\s+variant"
-    r"|end\s+declare\s+variant|begin\s+metadirective|metadirective|begin\s+assumes|end\s+assumes"
+    r"|end\s+declare\s+variant|begin\s+metadirective|begin\s+assumes|end\s+assumes"
     r"|allocate|allocators|tile|unroll|scan|depobj|interop|nothing|error|assumes|assume|dispatch"
     r"|scope|workshare|parallel\s+workshare|target\s+parallel\s+master|target\s+parallel\s+masked"
     r"|target\s+parallel\s+do|parallel\s+do|do)(?![A-Za-z0-9_$])"
@@ -363,6 +363,21 @@ class _Build(Transformer):
         clauses = tuple(c for c in ch if isinstance(c, MatchClause))
         item = ListItem(str(variant), (), (), str(variant), _coord_at(variant.start_pos))
         return Directive("declare variant", clauses, _coord_at(ch[0].start_pos), items=(item,), base_name=base)
+
+    def meta_clause(self, ch):
+        kw = ch[0]
+        traits = tuple(t for c in ch if isinstance(c, _Tag) and c.tag == "traits" for t in c.value)
+        # The variant: the source text between the ':' (when) or the '(' (default) and the last ')'.
+        start_tok = next(c for c in ch if isinstance(c, Token) and c.type == ("COLON" if kw.value == "when" else "LPAR"))
+        end_tok = ch[-1]
+        start, end = start_tok.end_pos, end_tok.start_pos
+        text = _ctx.text[start:end]
+        lead = len(text) - len(text.lstrip())
+        return WhenClause(kw.value, traits, text.strip(), _coord_at(start + lead), _coord_at(kw.start_pos))
+
+    def metadirective(self, ch):
+        clauses = tuple(c for c in ch if isinstance(c, WhenClause))
+        return Directive("metadirective", clauses, _coord_at(ch[0].start_pos))
 
     def requires_directive(self, ch):
         return Directive("requires", tuple(_args(ch[1:])), _coord_at(ch[0].start_pos))

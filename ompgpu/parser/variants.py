@@ -14,20 +14,18 @@ and dynamic user conditions. Every unsupported trait is an error naming it, neve
 from __future__ import annotations
 
 import copy
-import re
+import dataclasses
 from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from ompgpu.errors import OmpSemanticError, UnsupportedError
+from ompgpu.errors import OmpSemanticError
 from ompgpu.parser.bind import BoundUnit, OmpConstruct
-from ompgpu.parser.clause_rules import int_constant
+from ompgpu.parser.context import device_matches
 from ompgpu.parser.directives import Directive, MatchClause, TraitSelector
 
-__all__ = ["resolve_variants", "device_matches"]
+__all__ = ["resolve_variants"]
 
-_DEVICE_KINDS = {"gpu": True, "nohost": True, "any": True, "host": False, "cpu": False, "fpga": False}
-_COMPARISON = re.compile(r"^(.+?)\s*(==|!=|<=|>=|<|>)\s*(.+)$")
 
 
 @dataclass(frozen=True)
@@ -65,62 +63,7 @@ def resolve_variants(bound: BoundUnit, offload_arch: str = "sm_90") -> BoundUnit
         ext.append(node)
     ast = copy.copy(bound.ast)
     ast.ext = ext
-    return BoundUnit(bound.parsed, ast, bound.declare_target, bound.coord_fixer)
-
-
-def device_matches(traits: tuple[TraitSelector, ...], offload_arch: str) -> bool:
-    """Whether ompgpu's device code matches every trait of a context selector."""
-    return all(_trait_matches(t, offload_arch) for t in traits)
-
-
-def _trait_matches(t: TraitSelector, arch: str) -> bool:
-    props = [p.text.strip().strip('"') for p in t.properties]
-    where = f"{t.trait_set}={{{t.name}}}"
-    if t.trait_set == "construct":
-        if t.name == "target" and not props:
-            return True
-        raise UnsupportedError(f"context selector '{where}' of declare variant is not supported yet "
-                               "(only construct={target})", t.coord)
-    if t.trait_set in ("device", "target_device"):
-        if t.name == "kind":
-            unknown = [p for p in props if p not in _DEVICE_KINDS]
-            if unknown:
-                raise OmpSemanticError(f"unknown device kind '{unknown[0]}' in '{where}' "
-                                       f"(expected {', '.join(_DEVICE_KINDS)})", t.coord)
-            return all(_DEVICE_KINDS[p] for p in props)
-        if t.name == "arch":
-            return all(p in ("nvptx", "nvptx64", arch) for p in props)
-        if t.name == "isa":
-            return all(p == arch for p in props)
-        if t.name == "device_num" and t.trait_set == "target_device":
-            raise UnsupportedError(f"context selector '{where}' is not supported yet", t.coord)
-        raise OmpSemanticError(f"unknown trait '{t.name}' in the {t.trait_set} set (expected kind, arch or isa)", t.coord)
-    if t.trait_set == "implementation":
-        if t.name == "vendor":
-            return all(p == "ompgpu" for p in props)
-        raise UnsupportedError(f"context selector '{where}' of declare variant is not supported yet "
-                               "(implementation={vendor(...)} only)", t.coord)
-    if t.trait_set == "user" and t.name == "condition":
-        if len(props) != 1:
-            raise OmpSemanticError("user={condition(...)} takes one expression", t.coord)
-        value = _constant(t.properties[0].text)
-        if value is None:
-            raise UnsupportedError(f"user={{condition({t.properties[0].text})}} is not a constant expression; "
-                                   "a condition evaluated at run time is not supported yet", t.coord)
-        return value != 0
-    raise OmpSemanticError(f"unknown trait '{t.name}' in the {t.trait_set} set", t.coord)
-
-
-def _constant(text: str) -> int | None:
-    value = int_constant(text)
-    if value is not None:
-        return value
-    m = _COMPARISON.match(text.strip())
-    if m:
-        a, b = int_constant(m.group(1)), int_constant(m.group(3))
-        if a is not None and b is not None:
-            return int({"==": a == b, "!=": a != b, "<=": a <= b, ">=": a >= b, "<": a < b, ">": a > b}[m.group(2)])
-    return None
+    return dataclasses.replace(bound, ast=ast)
 
 
 def _collect(bound: BoundUnit) -> list[_Variant]:

@@ -113,7 +113,7 @@ def translate_source(source: str, name: str, options=(), filename: str = "<strin
         except Exception:  # noqa: BLE001 - a damaged or foreign cache entry: translate again
             pass
     try:
-        bound = bind_pragmas(parse_c(pre))
+        bound = bind_pragmas(parse_c(pre), opts.offload_arch)
         fix = lambda c: remap.coord(bound.coord_fixer.fix(c))  # noqa: E731
         try:
             bound = resolve_variants(bound, opts.offload_arch)

@@ -641,7 +641,7 @@ def test_error_renders_gcc_style(tmp_path):
 @pytest.mark.parametrize("text", [
     "omp declare reduction(merge: int: omp_out += omp_in)", "omp declare mapper(id: struct s v) map(v)",
     "omp allocate(x)", "omp tile sizes(4)", "omp unroll partial(2)", "omp scan inclusive(x)",
-    "omp metadirective when(device={kind(gpu)}: parallel)", "omp scope", "omp depobj(o) depend(in: x)",
+    "omp scope", "omp depobj(o) depend(in: x)",
 ])
 def test_unsupported_directives(text):
     e = err(text, UnsupportedError)
@@ -837,3 +837,20 @@ def test_declare_variant_keeps_every_trait_with_its_properties_and_position():
 ])
 def test_bad_declare_variant_forms_are_named(text, cls, message):
     assert message in str(err(text, cls))
+
+
+# ---------------------------------------------------------------------------- metadirective
+
+def test_metadirective_keeps_each_variant_as_text_with_its_position():
+    text = "omp metadirective when(device={kind(gpu)}: teams distribute parallel for num_threads(4)) " \
+           "when(user={condition(1)}: ) default(parallel for)"
+    d = P(text)
+    assert d.name == "metadirective"
+    assert [(c.kind, [t.name for t in c.traits], c.variant) for c in d.clauses] == [
+        ("when", ["kind"], "teams distribute parallel for num_threads(4)"), ("when", ["condition"], ""),
+        ("default", [], "parallel for")]
+    assert d.clauses[0].variant_coord.col == col(text, "teams")
+
+
+def test_metadirective_needs_a_clause():
+    assert "expected clause after 'metadirective'" in str(err("omp metadirective", OmpSyntaxError))

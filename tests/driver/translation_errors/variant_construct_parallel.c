@@ -1,4 +1,4 @@
-// expect-error: 4:*: context selector 'construct={parallel}' of declare variant is not supported yet
+// expect-error: 4:*: context selector 'construct={parallel}' is not supported yet
 double f_par(double x) { return x; }
 
 #pragma omp declare variant(f_par) match(construct={parallel})
