@@ -58,16 +58,21 @@ def _host_trait_matches(t: TraitSelector) -> bool:
         return _trait_matches(t, "")   # the same error as on the device
     if t.trait_set == "device":
         if t.name == "kind":
-            unknown = [p for p in props if p not in _HOST_KINDS]
-            if unknown:
-                raise OmpSemanticError(f"unknown device kind '{unknown[0]}' in 'device={{kind}}' "
-                                       f"(expected {', '.join(_HOST_KINDS)})", t.coord)
-            return all(_HOST_KINDS[p] for p in props)
+            return _kind_matches(t, props, _HOST_KINDS)
         if t.name == "arch":
             return all(p in _HOST_ARCHS for p in props)
         if t.name == "isa":
             return False   # no claim about the host CPU's instruction sets
     return _trait_matches(t, "")
+
+
+def _kind_matches(t: TraitSelector, props: list[str], kinds: dict[str, bool]) -> bool:
+    """kind(...) against one side's table of the OpenMP device kinds."""
+    unknown = [p for p in props if p not in kinds]
+    if unknown:
+        raise OmpSemanticError(f"unknown device kind '{unknown[0]}' in '{t.trait_set}={{kind}}' "
+                               f"(expected {', '.join(kinds)})", t.coord)
+    return all(kinds[p] for p in props)
 
 
 def _trait_matches(t: TraitSelector, arch: str) -> bool:
@@ -80,11 +85,7 @@ def _trait_matches(t: TraitSelector, arch: str) -> bool:
                                "(only construct={target})", t.coord)
     if t.trait_set in ("device", "target_device"):
         if t.name == "kind":
-            unknown = [p for p in props if p not in _DEVICE_KINDS]
-            if unknown:
-                raise OmpSemanticError(f"unknown device kind '{unknown[0]}' in '{where}' "
-                                       f"(expected {', '.join(_DEVICE_KINDS)})", t.coord)
-            return all(_DEVICE_KINDS[p] for p in props)
+            return _kind_matches(t, props, _DEVICE_KINDS)
         if t.name == "arch":
             return all(p in ("nvptx", "nvptx64", arch) for p in props)
         if t.name == "isa":
