@@ -874,6 +874,8 @@ class _Emitter(CGen):
             return self._atomic(n)
         if leaf == "sections":
             return self._sections(n)
+        if leaf == "scope":
+            return self._scope(n)
         if leaf == "section":
             return self._stmt_text(n.body)
         if d.name in ("declare target", "end declare target"):
@@ -1166,6 +1168,23 @@ class _Emitter(CGen):
             else:
                 secs.append(self._stmt_text(it))
         return self._privatize(d, render("stmt.j2", kind="sections", sections=secs, nowait=d.has("nowait")))
+
+    def _scope(self, n: OmpConstruct) -> str:
+        """OpenMP 5.1 `scope`: every thread of the team runs the block, with its private and
+        firstprivate copies; reductions combine into the shared variables; a team barrier ends
+        it unless nowait (the reduction's own combine ends in that barrier)."""
+        d = n.directive
+        body = self._stmt_text(n.body)
+        reds = self._reductions(d)
+        if reds:
+            text = render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=body,
+                          barrier=not d.has("nowait"), team_size=self.team_size, whole_block=self.whole_block)
+        elif d.has("nowait"):
+            text = body
+        else:
+            text = body + render("stmt.j2", kind="barrier", team_size=self.team_size, aligned=self._aligned(),
+                                 whole_block=self.whole_block)
+        return self._privatize(d, text)
 
     def _atomic(self, n: OmpConstruct) -> str:
         text = self._atomic_operation(n)

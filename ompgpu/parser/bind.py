@@ -28,7 +28,7 @@ STANDALONE = frozenset({
     "declare reduction", "declare variant", "declare mapper", "scan",
 })
 LOOP_LEAVES = frozenset({"for", "simd", "distribute", "loop", "taskloop"})
-WORKSHARING = frozenset({"for", "sections", "single", "loop"})
+WORKSHARING = frozenset({"for", "sections", "single", "loop", "scope"})
 # Leaves that start a new region in which a worksharing construct may nest again.
 REGION_LEAVES = frozenset({"parallel", "target", "teams", "task", "taskloop"})
 

@@ -45,6 +45,7 @@ _LEAF_CLAUSES: dict[str, frozenset[str]] = {
                "order".split()),
     "loop": _F("bind collapse order private lastprivate reduction".split()),
     "sections": _F("private firstprivate lastprivate reduction allocate nowait".split()),
+    "scope": _F("private firstprivate reduction allocate nowait".split()),
     "section": _F(),
     "single": _F("private firstprivate copyprivate allocate nowait".split()),
     "master": _F(),

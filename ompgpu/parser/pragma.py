@@ -43,7 +43,7 @@ _UNSUPPORTED_DIRECTIVES = re.compile(
     r"\s*omp\s+(declare\s+reduction|declare\s+mapper|begin\s+declare\s+variant"
     r"|end\s+declare\s+variant|begin\s+metadirective|begin\s+assumes|end\s+assumes"
     r"|allocate|allocators|tile|unroll|scan|depobj|interop|nothing|error|assumes|assume|dispatch"
-    r"|scope|workshare|parallel\s+workshare|target\s+parallel\s+master|target\s+parallel\s+masked"
+    r"|workshare|parallel\s+workshare|target\s+parallel\s+master|target\s+parallel\s+masked"
     r"|target\s+parallel\s+do|parallel\s+do|do)(?![A-Za-z0-9_$])"
 )
 _OMP_PREFIX = re.compile(r"\s*omp(?![A-Za-z0-9_$])")

@@ -48,7 +48,7 @@ ELIDED_SPMD = ("master warp", "fork/join barriers", "work-function dispatch", "s
 ELIDED_LEAN = ELIDED_SPMD + ("team state", "per-thread state")
 
 # Constructs inside a parallel region that read the runtime's per-thread state.
-_STATEFUL_CONSTRUCTS = frozenset({"barrier", "single", "master", "masked", "sections", "section", "ordered",
+_STATEFUL_CONSTRUCTS = frozenset({"barrier", "single", "master", "masked", "sections", "section", "scope", "ordered",
                                   "parallel", "taskwait", "taskyield"})
 # Calls that change nothing: what SPMD serial code may evaluate in a condition
 _PURE_SERIAL_CALLS = PURE_LIBRARY | frozenset(SERIAL_API)

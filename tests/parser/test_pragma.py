@@ -641,7 +641,7 @@ def test_error_renders_gcc_style(tmp_path):
 @pytest.mark.parametrize("text", [
     "omp declare reduction(merge: int: omp_out += omp_in)", "omp declare mapper(id: struct s v) map(v)",
     "omp allocate(x)", "omp tile sizes(4)", "omp unroll partial(2)", "omp scan inclusive(x)",
-    "omp scope", "omp depobj(o) depend(in: x)",
+    "omp depobj(o) depend(in: x)",
 ])
 def test_unsupported_directives(text):
     e = err(text, UnsupportedError)
