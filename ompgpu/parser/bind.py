@@ -540,7 +540,8 @@ _UNMET_REQUIREMENTS = {
 # Unsupported directives that are an error anywhere, not only in target regions: passed to
 # the host compiler they would change what the host does and leave the device code as if
 # they were not there (a default mapper's maps, a begin declare variant's GPU functions).
-_CHANGES_DEVICE_CODE = re.compile(r"\s*omp\s+(declare\s+mapper|begin\s+declare\s+variant|end\s+declare\s+variant)\b")
+# Target constructs are ompgpu's own on the host too: what it cannot do in one is an error there.
+_CHANGES_DEVICE_CODE = re.compile(r"\s*omp\s+(declare\s+mapper|begin\s+declare\s+variant|end\s+declare\s+variant|target)\b")
 
 
 # Names every C file may use without declaring them.

@@ -205,6 +205,11 @@ class _Build(Transformer):
     def subscript(self, ch):
         return _Tag("sub", (ch[0], None, False))
 
+    def strided_range(self, ch):
+        colons = [c for c in ch if isinstance(c, Token) and c.type == "COLON"]
+        raise UnsupportedSyntaxError("array section with a stride ([lower:length:stride], OpenMP 5.0) is not supported yet",
+                                     _coord_at(colons[-1].start_pos))
+
     def range(self, ch):
         lower = length = None
         seen_colon = False

@@ -854,3 +854,9 @@ def test_metadirective_keeps_each_variant_as_text_with_its_position():
 
 def test_metadirective_needs_a_clause():
     assert "expected clause after 'metadirective'" in str(err("omp metadirective", OmpSyntaxError))
+
+
+def test_a_strided_array_section_is_named_as_not_supported():
+    text = "omp target update from(a[0:5:2])"
+    e = err(text, UnsupportedError)
+    assert "array section with a stride" in str(e) and e.coord.col == col(text, ":2")
