@@ -5,6 +5,7 @@ Below both the command line (`cli`) and the driver, which take their options fro
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ompgpu.errors import OmpgpuError
 
@@ -71,8 +72,6 @@ class Options:
         """Preprocessor arguments that write `c_file`'s dependency file (none unless -MD/-MMD)."""
         if not self.dep_kind:
             return []
-        from pathlib import Path
-
         obj = self.output if self.output and self.compile_only else Path(c_file).with_suffix(".o").name
         dep = self.dep_file or str(Path(obj).with_suffix(".d"))
         targets = self.dep_targets or [obj]

@@ -62,9 +62,10 @@ class MapEntry:
 
 
 def generate_host(program: Program, kernel_names: dict[int, str], offload: str, device_globals: tuple[str, ...] = (),
-                  kernel_modes: dict[int, str] | None = None, kernel_max_threads: dict[int, int] | None = None) -> str:
+                  kernel_modes: dict[int, str] | None = None, kernel_max_threads: dict[int, int] | None = None,
+                  offload_arch: str = "sm_90") -> str:
     pre = program.bound.pre
-    text = _host_metadirectives(_host_requires(pre.text))
+    text = _host_metadirectives(_host_requires(pre.text), offload_arch)
     if offload == "none":
         return text
     line_starts = [0]
@@ -322,7 +323,7 @@ def _host_requires(text: str) -> str:
 _METADIRECTIVE_LINE = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+)(omp[ \t]+metadirective\b.*)$", re.M)
 
 
-def _host_metadirectives(text: str) -> str:
+def _host_metadirectives(text: str, offload_arch: str) -> str:
     """Each metadirective line as the directive variant the host takes (gcc 12 ignores
     metadirective: a loop meant to be `parallel for` would run on one thread), padded to its old
     length; a blank line where the host takes none. Device code got the GPU's variant from the
@@ -330,7 +331,7 @@ def _host_metadirectives(text: str) -> str:
     def host_variant(m: re.Match) -> str:
         try:
             d = parse_pragma(m.group(2), SourceCoord("<host>", 1, 1))
-            chosen = select_metadirective(d, on_device=False)
+            chosen = select_metadirective(d, False, offload_arch)
         except OmpgpuError:
             return m.group(0)   # the binder reported what it had to; keep the line as written
         line = f"{m.group(1)}omp {chosen.variant}" if chosen and chosen.variant not in ("", "nothing") else ""

@@ -30,9 +30,9 @@ def device_matches(traits: tuple[TraitSelector, ...], offload_arch: str) -> bool
 def select_metadirective(d: Directive, on_device: bool, offload_arch: str = "sm_90") -> WhenClause | None:
     """The clause of a metadirective whose variant applies here (device code or host code): the
     most specific `when` whose selector matches, else default/otherwise, else None (nothing)."""
-    matches = host_matches if not on_device else (lambda traits: device_matches(traits, offload_arch))
+    matches = device_matches if on_device else host_matches
     whens = [c for c in d.clauses if isinstance(c, WhenClause) and c.kind == "when"]
-    matching = [c for c in whens if matches(c.traits)]
+    matching = [c for c in whens if matches(c.traits, offload_arch)]
     if matching:
         return max(matching, key=lambda c: len(c.traits))
     return next((c for c in d.clauses if isinstance(c, WhenClause) and c.kind != "when"), None)
@@ -43,14 +43,15 @@ _HOST_KINDS = {"host": True, "cpu": True, "any": True, "gpu": False, "nohost": F
 _HOST_ARCHS = ("x86_64", "x86-64", "amd64", "x86")
 
 
-def host_matches(traits: tuple[TraitSelector, ...]) -> bool:
-    """Whether host code matches every trait (target_device traits name the GPU even there)."""
-    return all(_host_trait_matches(t) for t in traits)
+def host_matches(traits: tuple[TraitSelector, ...], offload_arch: str) -> bool:
+    """Whether host code matches every trait (target_device traits name the GPU, offload_arch,
+    even there)."""
+    return all(_host_trait_matches(t, offload_arch) for t in traits)
 
 
-def _host_trait_matches(t: TraitSelector) -> bool:
+def _host_trait_matches(t: TraitSelector, offload_arch: str) -> bool:
     if t.trait_set == "target_device":
-        return _trait_matches(t, "sm_90")
+        return _trait_matches(t, offload_arch)
     props = [p.text.strip().strip('"') for p in t.properties]
     if t.trait_set == "construct":
         if t.name == "target" and not props:
