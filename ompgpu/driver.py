@@ -33,6 +33,7 @@ class Translation:
     # Device code that calls device functions of other files: compiled relocatable (-rdc) and
     # device-linked with them.
     relocatable: bool = False
+    kernels: tuple[tuple[str, str], ...] = ()   # (enclosing function, kernel name), in source order
 
 
 def translate(path: str, opts: Options) -> Translation:
@@ -96,10 +97,12 @@ def _translate(path: str, opts: Options) -> Translation:
     # Device code: kernels, or declare target functions and variables that other files may use.
     has_device_code = bool(program.kernels or device.globals or device.defines_functions or device.external_device_code)
     return Translation(path, host, device.cuda if has_device_code or opts.emit_cuda else None, remarks,
-                       device.external_device_code)
+                       device.external_device_code, tuple((k.function, device.kernel_names[id(k)]) for k in program.kernels))
 
 
-def compile_and_link(opts: Options) -> int:
+def compile_and_link(opts: Options, translated: dict[str, Translation] | None = None) -> int:
+    """Build what opts ask for; `translated` holds C files the caller already translated."""
+    translated = translated or {}
     c_files = [f for f in opts.inputs if f.endswith(".c")]
     others = [f for f in opts.inputs if not f.endswith(".c")]
     for f in c_files + others:
@@ -110,7 +113,7 @@ def compile_and_link(opts: Options) -> int:
             raise UsageError(f"unsupported input file '{f}' (expected .c, .o or .a)")
     translations = []
     for f in c_files:
-        t = translate(f, opts)
+        t = translated[f] if f in translated else translate(f, opts)
         if opts.remarks:
             for r in t.remarks:
                 print(r, file=sys.stderr)

@@ -155,6 +155,45 @@ def _sources_hash(paths: list[Path], extra: str) -> str:
 
 def runtime_library(offload: str, verbose: bool = False) -> list[str]:
     """Link arguments for the host runtime in `offload` mode ('cuda' or 'emu'), built once."""
+    return _runtime_archive(offload, verbose)
+
+
+def runtime_shared_library(offload: str, verbose: bool = False) -> Path:
+    """The host runtime as one shared library, for a process that loads compiled code (the
+    Python API): loaded first with RTLD_GLOBAL, its definitions win over each loaded module's
+    own copy of the runtime, so every module shares one present table and one device set.
+    The CUDA runtime inside stays private (--exclude-libs): another copy in the process (CuPy's,
+    PyTorch's) keeps its own symbols, and each module launches its kernels through its own."""
+    archive, *libs = _runtime_archive(offload, verbose)
+    lib = Path(archive).with_name("libompgpu_host.so")
+    if not lib.exists():
+        hide = ["-Wl,--exclude-libs,libcudart_static.a"] if offload == "cuda" else []
+        staged = lib.with_name(f".libompgpu_host-{os.getpid()}.so")
+        run([host_cxx(), "-shared", "-Wl,--whole-archive", archive, "-Wl,--no-whole-archive", *hide, *libs,
+             "-o", str(staged)], verbose, "linking the ompgpu runtime as a shared library")
+        os.replace(staged, lib)
+    return lib
+
+
+def runtime_dynamic_list(offload: str, verbose: bool = False) -> Path:
+    """A linker dynamic list naming every symbol the runtime shared library exports. A module
+    linked with `-Wl,--dynamic-list=` it keeps exactly those preemptible (so they bind to the
+    one runtime library of the process) and binds its own functions to themselves: a loaded
+    module's `step` calls its own `step`, not the C library's."""
+    lib = runtime_shared_library(offload, verbose)
+    listing = lib.with_name("libompgpu_host.dynamic-list")
+    if not listing.exists():
+        proc = execute(["nm", "-D", "--defined-only", str(lib)], verbose, "listing the runtime's symbols")
+        if proc.returncode != 0:
+            raise ToolchainError(f"nm could not list {lib}: {proc.stderr.strip()}")
+        names = sorted({line.split()[-1].split("@")[0] for line in proc.stdout.splitlines() if len(line.split()) >= 3})
+        staged = listing.with_name(f".dynamic-list-{os.getpid()}")
+        staged.write_text("{\n" + "".join(f'  "{n}";\n' for n in names) + "};\n")
+        os.replace(staged, listing)
+    return listing
+
+
+def _runtime_archive(offload: str, verbose: bool) -> list[str]:
     sources = sorted(HOST_RT.glob("*.cpp"))
     # Every header counts (.h and .hpp): a change to one must rebuild the cached library.
     headers = sorted(HOST_RT.glob("*.h")) + sorted(HOST_RT.glob("*.hpp"))

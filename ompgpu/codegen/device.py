@@ -67,17 +67,14 @@ class DeviceOutput:
     defines_functions: bool = False  # defines device functions (declare target, or called by kernels)
 
 
-def generate_device(program: Program, plans: dict[int, KernelPlan], nvrtc: bool = False) -> DeviceOutput:
-    """nvrtc=True leaves out the host launch stubs and symbol accessors (the Python API
-    compiles the file with NVRTC, which has no host compiler, and launches through CuPy)."""
-    return _DeviceGen(program, plans, nvrtc).run()
+def generate_device(program: Program, plans: dict[int, KernelPlan]) -> DeviceOutput:
+    return _DeviceGen(program, plans).run()
 
 
 class _DeviceGen:
-    def __init__(self, program: Program, plans: dict[int, KernelPlan], nvrtc: bool = False):
+    def __init__(self, program: Program, plans: dict[int, KernelPlan]):
         self.p = program
         self.plans = plans
-        self.nvrtc = nvrtc
         self.default_mem_order = _default_mem_order(program.bound)
         self.workfns: list[WorkFunction] = []
         self.next_workfn_id = 0
@@ -145,8 +142,7 @@ class _DeviceGen:
                    for n in sorted(self.external_calls)]
         cuda = render("device.cu.j2", source=self.p.bound.pre.path, types=types, globals=globals_,
                       prototypes=protos, workfns=self.workfns, functions=fn_texts, kernels=kernels,
-                      critical_names=sorted(self.critical_names), global_names=self.global_names,
-                      nvrtc=self.nvrtc)
+                      critical_names=sorted(self.critical_names), global_names=self.global_names)
         cuda = finalize_line_markers(cuda, Path(self.p.bound.pre.path).stem + ".device.cu")
         modes = {id(k): self.plans[id(k)].mode for k in self.p.kernels}
         max_threads = {id(k): self.plans[id(k)].max_threads for k in self.p.kernels}

@@ -242,11 +242,7 @@ class _Binder:
 
     def _source(self, file: str) -> list[str] | None:
         if file not in self._source_cache:
-            try:
-                with open(file, encoding="utf-8", errors="replace") as f:
-                    self._source_cache[file] = f.read().split("\n")
-            except OSError:
-                self._source_cache[file] = None
+            self._source_cache[file] = self.pre.source_lines(file)
         return self._source_cache[file]
 
     def _err(self, cls, msg: str, coord: SourceCoord):

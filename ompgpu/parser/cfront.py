@@ -66,6 +66,20 @@ class PreprocessedUnit:
     origins: tuple[tuple[str, int], ...]
     # Files that gcc's line markers flag as system headers.
     system_files: frozenset[str] = frozenset()
+    # A main file that begins with `#line 1 "NAME"` (generated code, ompgpu.compile's strings)
+    # is known as NAME: NAME's lines, which no file of that name on disk holds.
+    presumed_sources: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def source_lines(self, file: str) -> list[str] | None:
+        """The lines of a source file of the unit (None: unreadable)."""
+        for name, lines in self.presumed_sources:
+            if name == file:
+                return list(lines)
+        try:
+            with open(file, encoding="utf-8", errors="replace") as f:
+                return f.read().split("\n")
+        except OSError:
+            return None
 
     @property
     def lines(self) -> list[str]:
@@ -86,7 +100,23 @@ def preprocess(path: str, cc: str = "gcc", cpp_args: tuple[str, ...] = (), verbo
         # cpp already printed gcc-style diagnostics; pass them on verbatim.
         raise CppFailed(proc.stderr.rstrip())
     origins, system = _line_origins(proc.stdout, path)
-    return PreprocessedUnit(path, proc.stdout, origins, system)
+    return PreprocessedUnit(path, proc.stdout, origins, system, _presumed_sources(path))
+
+
+_FIRST_LINE_DIRECTIVE_RE = re.compile(r'^\s*#\s*line\s+1\s+"((?:\\.|[^"\\])*)"\s*$')
+
+
+def _presumed_sources(path: str) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read().split("\n")
+    except OSError:
+        return ()
+    m = _FIRST_LINE_DIRECTIVE_RE.match(lines[0]) if lines else None
+    if not m:
+        return ()
+    name = re.sub(r"\\(.)", r"\1", m.group(1))
+    return ((name, tuple(lines[1:])),)
 
 
 class CppFailed(CSyntaxError):

@@ -110,8 +110,8 @@ def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan
 
 
 # Threads per team that the host runtime launches when nothing asks for a number (no
-# thread_limit clause, no OMP_TEAMS_THREAD_LIMIT): runtime/host/target.cpp's threads_for and
-# python_api/runtime.py's threads_for use the same numbers (tests/plan checks it).
+# thread_limit clause, no OMP_TEAMS_THREAD_LIMIT): runtime/host/target.cpp's threads_for uses
+# the same numbers (tests/plan checks it).
 DEFAULT_TEAM_THREADS = {"spmd": 256, "generic": 128 + 32}
 
 

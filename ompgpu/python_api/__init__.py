@@ -2,16 +2,16 @@
 NumPy/CuPy arrays (see docs/PYTHON_API.md).
 
 Importing `ompgpu` must stay cheap for `ompgpu cc`, so this package loads its modules
-(NumPy, jinja2, the backends) only when `compile` is first called or a name is asked for.
+(NumPy, jinja2, the host runtime) only when `compile` is first called or a name is asked for.
 """
 from __future__ import annotations
 
 __all__ = ["compile", "CompiledFunction", "CompileError", "CompileFailed", "OffloadError"]
 
-_WHERE = {"CompiledFunction": "api", "CompileError": "frontend", "CompileFailed": "backends", "OffloadError": "runtime"}
+_WHERE = {"CompiledFunction": "api", "CompileError": "build", "CompileFailed": "build", "OffloadError": "calls"}
 
 
-def compile(source: str, name: str, options=(), *, backend: str = "cupy", filename: str = "<string>"):  # noqa: A001
+def compile(source: str, name: str, options=(), *, backend: str = "cuda", filename: str = "<string>"):  # noqa: A001
     """Compile the C function `name` of `source` and return it as a Python callable.
 
     See `ompgpu.python_api.api.compile` and docs/PYTHON_API.md."""

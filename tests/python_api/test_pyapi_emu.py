@@ -170,8 +170,8 @@ def test_errors_point_into_the_string():
     assert str(e.value).startswith("<string>:2:31: error: unknown map type 'tofro'")
     assert str(e.value).splitlines()[1] == "  #pragma omp target map(tofro: a[0:n])"
     with pytest.raises(CompileError) as e:
-        emu("void f(int n, double *a) {\n  a[0] = 1;\n  #pragma omp target map(a[0:n])\n  a[0] = 2;\n}\n", "f",)
-    assert str(e.value).startswith("<string>:2:3: error: this statement is host code")
+        emu("struct s { int v; };\nint f(struct s p) { return p.v; }\n", "f")
+    assert str(e.value).startswith("<string>:2:5: error: parameter 'p' of 'f' cannot be passed from Python")
     with pytest.raises(CompileError) as e:
         ompgpu.compile("int f(int x) { return x +; }", "f", backend="emu", filename="mine.c")
     assert str(e.value).startswith("mine.c:1:")
@@ -188,9 +188,18 @@ def test_options_reach_the_preprocessor():
         emu(src, "f", ("-o", "x"))
 
 
-def test_translation_is_cached(monkeypatch):
-    from ompgpu.python_api import frontend
+def test_module_is_cached(monkeypatch):
+    from ompgpu.python_api import build
 
     emu(SAXPY, "saxpy")
-    monkeypatch.setattr(frontend, "outline", lambda *_: pytest.fail("the cached translation was not used"))
-    emu(SAXPY, "saxpy")
+    def not_again(*_):
+        raise RuntimeError("the cached module was not used")
+
+    monkeypatch.setattr(build, "translate", not_again)
+    monkeypatch.setattr(build, "compile_and_link", not_again)
+    f = emu(SAXPY, "saxpy")
+    y = np.ones(3, dtype=np.float32)
+    f(3, 1.0, np.ones(3, dtype=np.float32), y)
+    assert list(y) == [2, 2, 2]
+    with pytest.raises(RuntimeError, match="the cached module was not used"):
+        emu(SAXPY.replace("a * x[i]", "x[i] * a"), "saxpy")  # another source: not in the cache

@@ -96,6 +96,7 @@ void reattach(Device &dev, const Loc &loc, const Mapping *m, std::uintptr_t b, s
 void copy_to_device(Device &dev, const Loc &loc, const ompgpu_map_entry &e, const Mapping *m) {
   std::uintptr_t b = addr(e.begin);
   std::size_t s = static_cast<std::size_t>(e.size);
+  if (m->translate(b) == b) return;   // device memory mapped onto itself (a device array passed in)
   cudaError_t err = copy_sync(loc, dev, ptr(m->translate(b)), e.begin, s, cudaMemcpyHostToDevice);
   if (err != cudaSuccess)
     cuda_fatal(loc, err, strprintf("copy of '%s' to device", item_name(e)));
@@ -107,6 +108,7 @@ void copy_to_device(Device &dev, const Loc &loc, const ompgpu_map_entry &e, cons
 void copy_from_device(Device &dev, const Loc &loc, const ompgpu_map_entry &e, const Mapping *m) {
   std::uintptr_t b = addr(e.begin);
   std::size_t s = static_cast<std::size_t>(e.size);
+  if (m->translate(b) == b) return;   // device memory mapped onto itself
   // Attached pointers keep their host values (their device copies hold device addresses).
   std::vector<std::pair<std::uintptr_t, void *>> keep;
   for (auto it = m->attached.lower_bound(b); it != m->attached.end() && it->first < b + s; ++it) {
@@ -305,6 +307,7 @@ extern "C" void ompgpu_target_data_begin(const ompgpu_srcloc *l, long long devic
   Device *dev = data_device(loc, device, if_cond);
   if (!dev || n <= 0) return;
   std::lock_guard<std::mutex> g(rt().mu);
+  check_host_extents(*dev, loc, n, maps);
   map_enter(*dev, loc, n, maps);
 }
 
@@ -316,6 +319,7 @@ extern "C" void ompgpu_target_data_end(const ompgpu_srcloc *l, long long device,
   std::vector<void *> to_free;
   {
     std::lock_guard<std::mutex> g(rt().mu);
+    check_host_extents(*dev, loc, n, maps);
     map_exit(*dev, loc, n, maps, &to_free);
   }
   free_device_memory(loc, dev->id, to_free);
@@ -327,6 +331,7 @@ extern "C" void ompgpu_target_update(const ompgpu_srcloc *l, long long device, i
   Device *dev = data_device(loc, device, if_cond);
   if (!dev || n <= 0) return;
   std::lock_guard<std::mutex> g(rt().mu);
+  check_host_extents(*dev, loc, n, maps);
   for (int i = 0; i < n; ++i) {
     const ompgpu_map_entry &e = maps[i];
     if (!is_mapped_item(e)) continue;

@@ -140,6 +140,15 @@ long long default_device_icv() {
   return g_default_device.load();
 }
 
+void reread_launch_environment() {
+  env();
+  Env *fresh = parse_env();
+  g_env->num_teams = fresh->num_teams;
+  g_env->teams_thread_limit = fresh->teams_thread_limit;
+  g_env->info = fresh->info;
+  delete fresh;
+}
+
 void set_default_device_icv(long long d) {
   env();
   std::call_once(g_rank_device_once, resolve_rank_device);   // before, so that it cannot undo d later

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstddef>
 #include <deque>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <set>
@@ -52,6 +53,9 @@ struct Env {
 };
 
 const Env &env();                    // parsed once, on first use
+// Reads OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT and OMPGPU_INFO again (an embedding caller
+// whose environment changes between calls; not while constructs run on other threads).
+void reread_launch_environment();
 long long default_device_icv();
 void set_default_device_icv(long long d);
 
@@ -90,6 +94,24 @@ void info(const Loc &loc, const char *fmt, ...) OMPGPU_PRINTF(2, 3);
 inline bool info_on() { return env().info; }
 std::string cuda_error_text(cudaError_t err);  // "<name>: <string>"
 bool is_kernel_fault(cudaError_t err);
+
+// ---------------------------------------------------------------- embedding.cpp
+// What fatal errors throw inside ompgpu_call_protected (the text fatal_text would print).
+class RuntimeError : public std::exception {
+ public:
+  explicit RuntimeError(std::string text);
+  const char *what() const noexcept override;
+ private:
+  std::string text_;
+};
+// This thread is inside ompgpu_call_protected: fatal errors throw RuntimeError.
+bool errors_are_thrown();
+// The caller's array extents (ompgpu_host_extent_add), checked before a construct maps
+// anything: a mapped entry that starts inside one and runs past its end, and a pointer a
+// target region uses without a map (ATTACH_ONLY) that points into one that is neither
+// present nor mapped by the construct, are errors naming the array. Expects rt().mu held.
+struct Device;
+void check_host_extents(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps);
 
 // ---------------------------------------------------------------- data.cpp
 struct Mapping {

@@ -96,6 +96,7 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
   std::uint64_t ticket;   // the kernel's, for the device memory cache (see DeviceMemoryCache)
   {
     std::lock_guard<std::mutex> g(rt().mu);
+    check_host_extents(dev, loc, n, maps);
     map_enter(dev, loc, n, maps);
     ticket = dev.cache.kernel_started();
     for (int i = 0; i < n; ++i) {

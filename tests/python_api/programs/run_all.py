@@ -1,6 +1,6 @@
 """Run every program driver here and compare with tests/programs/NAME.expected.
 
-    python3 tests/python_api/programs/run_all.py [--backend cupy|emu] [NAME ...]
+    python3 tests/python_api/programs/run_all.py [--backend cuda|emu] [NAME ...]
 Prints one line per program (ok / MISMATCH / ERROR) and the diff of a mismatch; exit
 status 1 if any program disagrees.
 """
@@ -37,7 +37,7 @@ def run(name: str, backend: str) -> tuple[str, str]:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--backend", default="cupy")
+    ap.add_argument("--backend", default="cuda")
     ap.add_argument("names", nargs="*")
     a = ap.parse_args()
     bad = 0

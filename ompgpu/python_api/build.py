@@ -1,0 +1,193 @@
+"""A C source string -> a shared object built by the ordinary pipeline, cached on disk.
+
+The module is what `ompgpu cc -shared -fPIC --offload=cuda|emu` makes of the source, plus
+one entry per callable function (templates/entry.c.j2) appended to it: host code, device
+code, and the host runtime linked in as in any shared object. Where it is loaded, the
+process's one runtime library (`calls.HostRuntime`) stands in for that copy of the runtime.
+
+The source is compiled as written, behind a `#line 1 "<filename>"`, so that diagnostics and
+the runtime's messages name the caller's file name and lines.
+
+Cache: the preprocessed text (so that edited headers count), the options, the file name,
+the backend, the host compilers and a hash of ompgpu's own sources key a folder under
+`$OMPGPU_CACHE/python/` (default `~/.cache/ompgpu/python/`) holding `module.so` and the
+description of what it holds (`module.pickle`).
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import pickle
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+
+import ompgpu
+from ompgpu.driver import compile_and_link, run_deep, translate
+from ompgpu.errors import OmpgpuError, ToolchainError
+from ompgpu.options import UsageError, parse_cc_args
+from ompgpu.parser.cfront import CppFailed, parse_c, preprocess
+from ompgpu.python_api.signature import Signatures, find_signatures
+from ompgpu.toolchain import cache_dir, find_cuda, host_cc, host_cxx, runtime_dynamic_list
+
+PACKAGE_DIR = Path(ompgpu.__file__).resolve().parent
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+ACCEPTED_OPTIONS = ("-D", "-U", "-I", "-std=", "-O", "--mode=", "--offload-arch=", "-w")
+
+
+class CompileError(OmpgpuError):
+    """An error in the C source given to `ompgpu.compile` (str() is the gcc-style report)."""
+
+    def __init__(self, message: str, coord=None, notes: tuple[str, ...] = (), text: str = ""):
+        super().__init__(message, coord, notes)
+        self.text = text or message
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class CompileFailed(RuntimeError):
+    """A compiler that ompgpu runs (the host C compiler, nvcc, the linker) rejected the code
+    generated for the source: an ompgpu bug or a C feature the generated code cannot hold."""
+
+
+@dataclass(frozen=True)
+class Module:
+    """What one source became."""
+
+    key: str
+    filename: str
+    offload: str  # 'cuda' | 'emu'
+    library: str  # the shared object
+    signatures: Signatures
+    kernels: tuple[tuple[str, str], ...]  # (function, kernel), in source order
+    cuda_source: str
+    remarks: tuple[str, ...]
+
+
+@functools.lru_cache(maxsize=1)
+def compiler_version() -> str:
+    """A hash of every source file of the compiler and its runtimes."""
+    h = hashlib.sha256(ompgpu.__version__.encode())
+    for path in sorted(PACKAGE_DIR.rglob("*")):
+        if path.is_file() and path.suffix in (".py", ".j2", ".cuh", ".h", ".hpp", ".cpp", ".cu", ".lark"):
+            h.update(str(path.relative_to(PACKAGE_DIR)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def cache_root() -> Path:
+    return cache_dir() / "python"
+
+
+def check_options(options) -> list[str]:
+    """The `ompgpu cc` options that make sense for one source string."""
+    if isinstance(options, str):
+        raise TypeError("options must be a sequence of strings, e.g. ('-DN=100', '--mode=generic')")
+    options = [str(o) for o in (options or ())]
+    for o in options:
+        if not o.startswith(ACCEPTED_OPTIONS):
+            raise UsageError(f"option '{o}' is not accepted by ompgpu.compile (accepted: {' '.join(ACCEPTED_OPTIONS)})")
+    return options
+
+
+def build_module(source: str, options, filename: str, offload: str) -> Module:
+    options = check_options(options)
+    # -O1 unless asked: the emulator's code compiles several times faster, and runs on the CPU.
+    default_opt = [] if any(o.startswith("-O") for o in options) or offload == "cuda" else ["-O1"]
+    lines = source.split("\n")
+    text = f'#line 1 "{_c_string(filename)}"\n{source}\n'
+    src = cache_root() / "src" / hashlib.sha256(text.encode()).hexdigest()[:16] / "input.c"
+    _write_once(src, text)
+    probe = parse_cc_args([*default_opt, *options, str(src)])
+    cpp_args = (*probe.cpp_args, *((probe.std,) if probe.std else ()), f"-I{os.getcwd()}")
+    try:
+        pre = preprocess(str(src), host_cc(), cpp_args, probe.verbose)
+    except CppFailed as exc:
+        raise CompileError(exc.message) from None
+    key = hashlib.sha256("\0".join([pre.text.replace(str(src), "<input>"), repr(options), filename, offload,
+                                    host_cc(), host_cxx(), compiler_version(), _device_compiler(offload)]).encode())
+    folder = cache_root() / key.hexdigest()[:24]
+    described = folder / "module.pickle"
+    if described.exists():
+        try:
+            module = pickle.loads(described.read_bytes())
+            if Path(module.library).exists():
+                return module
+        except Exception:  # noqa: BLE001 - a damaged or foreign cache entry: build again
+            pass
+    return _build(text, pre, options, default_opt, filename, offload, folder, lines)
+
+
+def _build(text, pre, options, default_opt, filename, offload, folder: Path, lines) -> Module:
+    sources = {filename: lines}
+    try:
+        signatures = run_deep(lambda: find_signatures(parse_c(pre), filename))
+    except OmpgpuError as exc:
+        raise _compile_error(exc, sources) from None
+    entries = _render("entry.c.j2", signatures=list(signatures.callable.values()))
+    folder.mkdir(parents=True, exist_ok=True)
+    module_c = folder / "module.c"
+    _write_once(module_c, text + entries)
+    library = folder / "module.so"
+    staged = folder / f".module-{os.getpid()}.so"
+    # Only the runtime's symbols stay preemptible (they bind to the process's one runtime
+    # library); the source's own functions bind to themselves.
+    dynamic_list = runtime_dynamic_list(offload)
+    opts = parse_cc_args([*default_opt, *options, f"-I{os.getcwd()}", "-shared", "-fPIC", f"--offload={offload}",
+                          f"-Wl,--dynamic-list={dynamic_list}", str(module_c), "-o", str(staged)])
+    try:
+        translation = translate(str(module_c), opts)
+    except ToolchainError:
+        raise
+    except OmpgpuError as exc:
+        raise _compile_error(exc, sources) from None
+    try:
+        compile_and_link(opts, {str(module_c): translation})
+    except ToolchainError as exc:
+        raise CompileFailed(f"building '{filename}' failed: {exc.message}") from None
+    os.replace(staged, library)
+    module = Module(folder.name, filename, offload, str(library), signatures, translation.kernels,
+                    translation.device_cu or "", translation.remarks)
+    _write_once(folder / "module.pickle", pickle.dumps(module))
+    return module
+
+
+def _device_compiler(offload: str) -> str:
+    if offload != "cuda":
+        return ""
+    cuda = find_cuda()
+    return f"{cuda.nvcc} {cuda.version()}"
+
+
+def _compile_error(exc: OmpgpuError, sources: dict[str, list[str]]) -> CompileError:
+    return CompileError(exc.message, exc.coord, exc.notes, exc.render(sources))
+
+
+def _c_string(s: str) -> str:
+    return s.replace("\\", "\\\\").replace('"', '\\"')
+
+
+@functools.lru_cache(maxsize=1)
+def _templates() -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
+                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
+
+
+def _render(name: str, **ctx) -> str:
+    return _templates().get_template(name).render(**ctx)
+
+
+def _write_once(path: Path, data) -> None:
+    """Write path atomically (concurrent builds never see half a file); unchanged files stay."""
+    data = data.encode() if isinstance(data, str) else data
+    if path.exists() and path.read_bytes() == data:
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
