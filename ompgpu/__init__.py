@@ -1,3 +1,3 @@
 """ompgpu: OpenMP target offload to NVIDIA GPUs with warp-specialized nested parallelism."""
 __version__ = "0.1.0"
-from ompgpu.python_api import compile  # noqa: E402,A001 - the Python API (issue 8); imports NumPy/CuPy only when called
+from ompgpu.python_api import compile  # noqa: E402,A001 - the Python API (issue 8); imports NumPy and loads the runtime only when called

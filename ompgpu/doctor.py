@@ -76,5 +76,5 @@ def doctor() -> int:
 
         print(f"cupy:         {cupy.__version__}")
     except Exception:  # noqa: BLE001 - any import failure means "not usable"
-        print("cupy:         not installed (the Python API on a GPU needs it: pip install 'ompgpu[gpu]')")
+        print("cupy:         not installed (only to pass device arrays to the Python API: pip install 'ompgpu[gpu]')")
     return 0 if ok else 1
