@@ -418,6 +418,17 @@ def _is_narrow_integer(t: c_ast.Node | None, env: Env) -> bool:
     return names <= {"int", "short", "char"}
 
 
+def _is_integer_type(t: c_ast.Node | None, env: Env) -> bool:
+    """Whether t (typedefs followed) is an integer type (an enum counts; _Bool does not)."""
+    t = resolve_typedef(t, env)
+    if not isinstance(t, c_ast.TypeDecl):
+        return False
+    if isinstance(t.type, c_ast.Enum):
+        return True
+    names = set(t.type.names) - {"signed", "unsigned", "const", "volatile"} if isinstance(t.type, c_ast.IdentifierType) else {"?"}
+    return bool(names) and names <= {"int", "short", "char", "long"} or (not names and isinstance(t.type, c_ast.IdentifierType))
+
+
 class _Emitter(CGen):
     """Prints one device function, kernel or work function."""
 
@@ -833,7 +844,7 @@ class _Emitter(CGen):
                 return self._privatize(d, self._stmt_text(n.body))
             return self.visit_OmpConstruct(OmpConstruct(dataclasses.replace(d, name=" ".join(rest)), n.body, n.coord))
         if leaf in ("simd",):
-            return self._stmt_text(n.body)
+            return self._simd(n)
         if leaf == "loop":
             return self._loop_construct(n)
         if leaf == "distribute":
@@ -1058,8 +1069,11 @@ class _Emitter(CGen):
         return _Loop(_cxx_name(var), vtype, self.visit(lb), self.visit(ub), step, op, narrow)
 
     def _loop_code(self, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str | None,
-                   range_from: tuple[str, str] | None, lastprivate: list[str], nowait: bool, barrier: bool) -> str:
+                   range_from: tuple[str, str] | None, lastprivate: list[str], nowait: bool, barrier: bool,
+                   linear: tuple[tuple[str, str], ...] = (), barrier_before: bool = False) -> str:
         loops = self._analyze_loops(d, body)
+        loop_var_names = [l.var for l in loops]
+        linear = tuple((_cxx_name(name), step) for name, step in linear if _cxx_name(name) not in loop_var_names)
         nest = loop_nest(body, len(loops))
         inner = nest[-1].stmt
         # The loop variables are private: the template declares them, so the body's scope has them.
@@ -1069,10 +1083,32 @@ class _Emitter(CGen):
         body_text = self._stmt_text(inner)
         self.env = saved
         aligned = self._aligned()
+        # A linear item is a lastprivate one whose private copy starts each iteration at its
+        # original value plus the iteration's number times the step.
+        lastprivate = [self._lastprivate(v) for v in lastprivate] + [{"name": name, "array": None} for name, _ in linear]
         return render("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, body=body_text, aligned=aligned,
-                      range_from=range_from, lastprivate=[self._lastprivate(v) for v in lastprivate],
-                      loop_var_names=[l.var for l in loops], barrier=barrier and not nowait, team_size=self.team_size,
+                      range_from=range_from, lastprivate=lastprivate,
+                      linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
+                      loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=self.team_size,
                       whole_block=self.whole_block)
+
+    def _linear_items(self, d: Directive) -> tuple[tuple[str, str], ...]:
+        """(name, step) of each linear item of a worksharing loop."""
+        out = []
+        for c in d.clauses:
+            if c.kind != "linear":
+                continue
+            if c.modifier not in (None, "val"):
+                raise OmpSemanticError(f"the '{c.modifier}' modifier of 'linear' is allowed only on 'declare simd'", c.coord)
+            if c.modifier is not None:
+                raise UnsupportedError("'linear' with the 'val' modifier on a loop construct is not supported yet", c.coord)
+            for item in c.items:
+                sym = self._declared(item.name)
+                t = resolve_typedef(sym.type, self.env) if sym is not None else None
+                if t is None or not (is_pointer(t) or _is_integer_type(t, self.env)):
+                    raise OmpSemanticError(f"linear item '{item.name}' must be of integer or pointer type", item.coord)
+                out.append((item.name, c.step.text if c.step is not None else "1"))
+        return tuple(out)
 
     def _declare_loop_var(self, f: c_ast.For) -> None:
         if isinstance(f.init, c_ast.DeclList):
@@ -1112,13 +1148,25 @@ class _Emitter(CGen):
             barrier = False
             self.g.remarks.append((d.coord, f"implicit barrier of '#pragma omp {n.directive.name}' removed: the end of the "
                                             "parallel region synchronizes the team"))
-        text = self._loop_code(d, n.body, kind, chunk, range_from, lastp, d.has("nowait"), barrier=barrier)
+        text = self._loop_code(d, n.body, kind, chunk, range_from, lastp, d.has("nowait"), barrier=barrier,
+                               linear=self._linear_items(d), barrier_before=True)
         if reds:
             text = render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=not d.has("nowait"), team_size=self.team_size,
                                   whole_block=self.whole_block)
         # private/firstprivate of a `for` inside a parallel region: each thread's own copy (a
         # `parallel for` has them made by the region already)
         return text if combined else self._privatize(d, text)
+
+    def _simd(self, n: OmpConstruct) -> str:
+        """A simd loop runs as a serial loop of the thread that meets it. Its private and
+        firstprivate items are that thread's copies; with linear items, the normalized loop
+        sets each iteration's copy (the body need not advance it)."""
+        d = n.directive
+        linear = self._linear_items(d)
+        if not linear:
+            return self._privatize(d, self._stmt_text(n.body))
+        lastp = [item.name for c in d.clauses if c.kind == "lastprivate" for item in c.items]
+        return self._privatize(d, self._loop_code(d, n.body, "serial", None, None, lastp, True, barrier=False, linear=linear))
 
     def _distribute(self, n: OmpConstruct) -> str:
         d = n.directive

@@ -258,8 +258,10 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
     firstprivate = _items_by_clause(d, ("firstprivate",))
     private = _items_by_clause(d, ("private",))
     device_ptrs = _items_by_clause(d, ("is_device_ptr", "has_device_addr"))
-    # A reduction or lastprivate list item of a combined target construct is mapped tofrom (OpenMP 5.0).
-    reduction_vars = _items_by_clause(d, ("reduction", "lastprivate"))
+    # A reduction, lastprivate or linear list item of a combined target construct is mapped
+    # tofrom (OpenMP 5.0).
+    reduction_vars = _items_by_clause(d, ("reduction", "lastprivate", "linear"))
+    linear_vars = _items_by_clause(d, ("linear",))
     implicit_rule = _defaultmap_rules(d)
     loop_vars = loop_var_names(n.body, collapse_depth(d)) if any(
         leaf in ("for", "distribute", "loop", "simd", "taskloop") for leaf in d.leaves) else ()
@@ -295,6 +297,11 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
         if name in firstprivate:  # by value (an array too: the kernel's own copy)
             captures.append(Capture(sym, "literal", "", None, False))
             continue
+        if name in linear_vars and is_pointer(t) and name not in loop_vars:
+            # Mapped tofrom, the device's final value would be a device address copied over the
+            # host's pointer (and the region would start from the host's address).
+            raise UnsupportedError(f"linear pointer '{name}' on a combined target construct is not supported yet",
+                                   _clause_item_coord(d, name))
         if name in reduction_vars and not is_array(t) and not is_pointer(t):
             # as if in map(tofrom: ...), so defaultmap does not apply (a section of an array or
             # through a pointer keeps the rules below: the whole array, or the pointee's device copy)
@@ -370,6 +377,9 @@ def region_sharing(n: OmpConstruct, body: c_ast.Node, env: Env, loop_vars: tuple
     private_names = set(_items_by_clause(d, ("private",))) | set(loop_vars) | set(extra_private)
     first = set(_items_by_clause(d, ("firstprivate",)))
     last = _items_by_clause(d, ("lastprivate",))
+    # A linear item of the region's loop is privatized by the loop, which writes the final value
+    # back to the shared variable.
+    linear = set(_items_by_clause(d, ("linear",))) - set(loop_vars)
     reds: list[tuple[str, Symbol]] = []
     red_names: set[str] = set()
     for c in d.clauses:
@@ -389,6 +399,9 @@ def region_sharing(n: OmpConstruct, body: c_ast.Node, env: Env, loop_vars: tuple
             continue
         if sym.name in last:
             lastp.append(sym)
+            by_ptr.append(sym)
+            continue
+        if sym.name in linear:
             by_ptr.append(sym)
             continue
         if sym.name in private_names:
