@@ -65,7 +65,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
                   kernel_modes: dict[int, str] | None = None, kernel_max_threads: dict[int, int] | None = None,
                   offload_arch: str = "sm_90") -> str:
     pre = program.bound.pre
-    text = _host_metadirectives(_host_requires(pre.text), offload_arch)
+    text = _host_metadirectives(_host_allocate_directives(_host_requires(pre.text)), offload_arch)
     if offload == "none":
         return text
     line_starts = [0]
@@ -269,9 +269,15 @@ def _host_fallback(construct_text: str, d, in_task: bool) -> str:
     `has_device_addr`) are left out."""
     nl = construct_text.find("\n")
     line, rest = (construct_text, "") if nl < 0 else (construct_text[:nl], construct_text[nl:])
-    kinds = ("if", "map", "has_device_addr", "nowait", "depend") if in_task else ("if", "map", "has_device_addr")
+    kinds = ("if", "map", "has_device_addr", "uses_allocators") + (("nowait", "depend") if in_task else ())
     out, pos, extra = [], 0, []
     for start, end, kind, arg in _clause_spans(line, kinds):
+        if kind == "uses_allocators":
+            # Predefined allocators (the only ones device code accepts) need no declaring on
+            # the host, and gcc 12 does not know the clause (OpenMP 5.0).
+            out.append(line[pos:start])
+            pos = end
+            continue
         if kind == "has_device_addr":
             # On the host every address is the host's: the clause says nothing there, and gcc 12
             # rejects its array sections (OpenMP 5.1). The fallback leaves it out.
@@ -306,6 +312,18 @@ _REQUIRES_LINE = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+omp[ \t]+requires\b)(.*
 # requires clauses that ompgpu satisfies itself and the host compiler may reject (gcc 12 has
 # "sorry, unimplemented" for unified_address): left out of the host code.
 _REQUIREMENTS_MET_BY_OMPGPU = ("unified_address",)
+
+
+_ALLOCATE_DIRECTIVE_LINE = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+omp[ \t]+allocate[ \t]*\(.*$", re.M)
+
+
+def _host_allocate_directives(text: str) -> str:
+    """`#pragma omp allocate` lines blanked (to their length, so that later offsets stay): the
+    directive says where variables live, which the host program cannot observe beyond
+    alignment, and gcc 12 does not implement it ("sorry, unimplemented")."""
+    if "allocate" not in text:
+        return text
+    return _ALLOCATE_DIRECTIVE_LINE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def _host_requires(text: str) -> str:

@@ -29,6 +29,35 @@ DEVICE_UNSUPPORTED = {
 }
 
 
+# OpenMP's predefined memory allocators. Where device code names one (allocate clause or
+# directive, uses_allocators), the variables it places are the device code's ordinary
+# private or local storage: every predefined allocator's traits (default alignment, fallback
+# to default memory) hold for that storage, so the program cannot tell the difference.
+PREDEFINED_ALLOCATORS = frozenset({
+    "omp_null_allocator", "omp_default_mem_alloc", "omp_large_cap_mem_alloc", "omp_const_mem_alloc",
+    "omp_high_bw_mem_alloc", "omp_low_lat_mem_alloc", "omp_cgroup_mem_alloc", "omp_pteam_mem_alloc",
+    "omp_thread_mem_alloc",
+})
+
+
+def check_allocators(d) -> None:
+    """The allocate clauses and directive, and uses_allocators, of a construct in device code:
+    predefined allocators without an alignment are supported; anything else is an error naming it."""
+    for c in d.clauses:
+        if c.kind == "allocate":
+            if c.align is not None:
+                raise UnsupportedError("the 'align' modifier of 'allocate' in device code is not supported yet", c.coord)
+            if c.allocator is not None and c.allocator not in PREDEFINED_ALLOCATORS:
+                raise UnsupportedError(f"allocator '{c.allocator}' in device code is not supported yet (only the "
+                                       "predefined omp_*_mem_alloc allocators are)", c.coord)
+        elif c.kind == "uses_allocators":
+            for allocator, traits in c.allocators:
+                if traits is not None or allocator not in PREDEFINED_ALLOCATORS:
+                    what = f"{allocator}({traits})" if traits else allocator
+                    raise UnsupportedError(f"uses_allocators({what}): allocators made from traits in device code are "
+                                           "not supported yet", c.coord)
+
+
 @dataclass(frozen=True, eq=False)
 class Capture:
     """A variable a kernel receives from the host."""
@@ -255,6 +284,7 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
                     maps[item.name] = (struct_member_map(item, c.map_type, maps.get(item.name), through_pointer), whole_struct(item))
                 else:
                     maps[item.name] = (c.map_type, item)
+    check_allocators(d)
     firstprivate = _items_by_clause(d, ("firstprivate",))
     private = _items_by_clause(d, ("private",))
     device_ptrs = _items_by_clause(d, ("is_device_ptr", "has_device_addr"))

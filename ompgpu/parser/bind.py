@@ -25,7 +25,7 @@ STANDALONE = frozenset({
     "barrier", "taskwait", "taskyield", "flush", "target update", "target enter data",
     "target exit data", "cancel", "cancellation point", "threadprivate", "requires",
     "declare target", "end declare target", "begin declare target", "declare simd",
-    "declare reduction", "declare variant", "declare mapper", "scan",
+    "declare reduction", "declare variant", "declare mapper", "scan", "allocate",
 })
 LOOP_LEAVES = frozenset({"for", "simd", "distribute", "loop", "taskloop"})
 WORKSHARING = frozenset({"for", "sections", "single", "loop", "scope"})

@@ -72,6 +72,7 @@ _LEAF_CLAUSES: dict[str, frozenset[str]] = {
     "declare variant": _F(["match"]),
     "metadirective": _F(["when", "default", "otherwise"]),
     "threadprivate": _F(),
+    "allocate": _F(["allocate"]),  # the directive's allocator(...) and align(...), as allocate clauses
     "requires": _F("unified_shared_memory unified_address reverse_offload dynamic_allocators "
                    "atomic_default_mem_order".split()),
 }

@@ -231,6 +231,27 @@ class LinearClause(Clause):
 
 
 @dataclass(frozen=True)
+class AllocateClause(Clause):
+    """allocate([allocator:] items) and its 5.1 allocator()/align() modifiers; on the
+    allocate directive, its allocator(...) or align(...) clause (no items)."""
+
+    kind: ClassVar[str] = "allocate"
+    items: tuple[ListItem, ...]
+    allocator: str | None
+    align: CExpr | None
+    coord: SourceCoord
+
+
+@dataclass(frozen=True)
+class UsesAllocatorsClause(Clause):
+    """uses_allocators(a[(traits)], ...): (allocator, traits array or None) pairs."""
+
+    kind: ClassVar[str] = "uses_allocators"
+    allocators: tuple[tuple[str, str | None], ...]
+    coord: SourceCoord
+
+
+@dataclass(frozen=True)
 class AlignedClause(Clause):
     kind: ClassVar[str] = "aligned"
     items: tuple[ListItem, ...]

@@ -21,8 +21,8 @@ from ompgpu.errors import OmpgpuError, OmpSemanticError, OmpSyntaxError, SourceC
 from .directives import (
     AlignedClause, BindClause, CExpr, DefaultClause, DefaultmapClause, DependClause,
     Directive, DistScheduleClause, ExprClause, FlagClause, KeywordClause, LastprivateClause,
-    LinearClause, ListItem, MapClause, MatchClause, MotionClause, OrderClause, ProcBindClause,
-    ReductionClause, ScheduleClause, Section, TraitSelector, VarListClause, WhenClause,
+    AllocateClause, LinearClause, ListItem, MapClause, MatchClause, MotionClause, OrderClause, ProcBindClause,
+    ReductionClause, ScheduleClause, Section, TraitSelector, UsesAllocatorsClause, VarListClause, WhenClause,
 )
 
 __all__ = ["parse_pragma", "UnsupportedSyntaxError", "MAX_PRAGMA_LENGTH"]
@@ -42,7 +42,7 @@ _GRAMMAR = Path(__file__).with_name("omp.lark")
 _UNSUPPORTED_DIRECTIVES = re.compile(
     r"\s*omp\s+(declare\s+reduction|declare\s+mapper|begin\s+declare\s+variant"
     r"|end\s+declare\s+variant|begin\s+metadirective|begin\s+assumes|end\s+assumes"
-    r"|allocate|allocators|tile|unroll|scan|depobj|interop|nothing|error|assumes|assume|dispatch"
+    r"|allocators|tile|unroll|scan|depobj|interop|nothing|error|assumes|assume|dispatch"
     r"|workshare|parallel\s+workshare|target\s+parallel\s+master|target\s+parallel\s+masked"
     r"|target\s+parallel\s+do|parallel\s+do|do)(?![A-Za-z0-9_$])"
 )
@@ -333,6 +333,47 @@ class _Build(Transformer):
     def threadprivate_directive(self, ch):
         return Directive("threadprivate", (), _coord_at(ch[0].start_pos), items=_items_of(ch))
 
+    def allocate_directive(self, ch):
+        clauses = tuple(c for c in ch if isinstance(c, AllocateClause))
+        return Directive("allocate", clauses, _coord_at(ch[0].start_pos), items=_items_of(ch))
+
+    def allocate_directive_clause(self, ch):
+        # allocator(a) / align(n) of the directive: one AllocateClause without items
+        word = ch[0].value
+        if word == "allocator":
+            return AllocateClause((), ch[2].value, None, _coord_at(ch[0].start_pos))
+        return AllocateClause((), None, ch[2], _coord_at(ch[0].start_pos))
+
+    def allocate_clause(self, ch):
+        mod = next((c.value for c in ch if isinstance(c, _Tag) and c.tag == "allocmod"), (None, None))
+        return AllocateClause(_items_of(ch), mod[0], mod[1], _coord_at(ch[0].start_pos))
+
+    def allocate_modifier(self, ch):
+        allocator, align = None, None
+        toks = [c for c in ch]
+        if isinstance(toks[0], Token) and toks[0].type == "NAME":
+            return _Tag("allocmod", (toks[0].value, None))
+        i = 0
+        while i < len(toks):
+            t = toks[i]
+            if isinstance(t, Token) and t.value == "allocator":
+                allocator = toks[i + 2].value
+                i += 4
+            elif isinstance(t, Token) and t.value == "align":
+                align = toks[i + 2]
+                i += 4
+            else:
+                i += 1
+        return _Tag("allocmod", (allocator, align))
+
+    def uses_allocators_clause(self, ch):
+        allocators = tuple(c.value for c in ch if isinstance(c, _Tag) and c.tag == "allocator")
+        return UsesAllocatorsClause(allocators, _coord_at(ch[0].start_pos))
+
+    def uses_allocator(self, ch):
+        names = [c.value for c in ch if isinstance(c, Token) and c.type == "NAME"]
+        return _Tag("allocator", (names[0], names[1] if len(names) > 1 else None))
+
     def requires_clause(self, ch):
         kw = ch[0]
         if kw.value == "atomic_default_mem_order":
@@ -596,7 +637,7 @@ _DIRECTIVE_NAMES = frozenset({
     "master taskloop", "master taskloop simd", "masked", "masked taskloop", "masked taskloop simd",
     "task", "taskloop", "taskloop simd", "taskgroup", "taskwait", "taskyield", "barrier",
     "critical", "atomic", "flush", "ordered", "cancel", "cancellation point", "declare target",
-    "begin declare target", "end declare target", "declare simd", "threadprivate", "requires",
+    "begin declare target", "end declare target", "declare simd", "threadprivate", "requires", "allocate",
 })
 _NAME_PREFIXES = frozenset(
     " ".join(n.split()[:k]) for n in _DIRECTIVE_NAMES for k in range(1, len(n.split()) + 1)

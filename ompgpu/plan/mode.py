@@ -480,6 +480,8 @@ class _SerialWalker(ScopedVisitor):
         if leaves[0] == "atomic" and self.in_guard:
             self.visit(n.body)  # thread 0 alone, in a guarded statement
             return
+        if d.name == "allocate":
+            return  # where a declared variable lives: no code
         self.block(d.coord, f"'#pragma omp {d.name}' outside a parallel region")
 
     def _loop_header(self, n: OmpConstruct, depth: int) -> None:
