@@ -66,6 +66,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
                   offload_arch: str = "sm_90") -> str:
     pre = program.bound.pre
     text = _host_metadirectives(_host_allocate_directives(_host_requires(pre.text)), offload_arch)
+    text = _host_perfect_collapse(text, program.bound.imperfect_collapses)
     if offload == "none":
         return text
     line_starts = [0]
@@ -324,6 +325,22 @@ def _host_allocate_directives(text: str) -> str:
     if "allocate" not in text:
         return text
     return _ALLOCATE_DIRECTIVE_LINE.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def _host_perfect_collapse(text: str, imperfect: tuple[tuple[int, int, int], ...]) -> str:
+    """The collapse(n) of each loop directive whose nest is imperfect (OpenMP 5.0) becomes
+    collapse of its perfect depth in the host code: the host compiler (gcc 12 rejects such
+    nests) runs the outer loops collapsed and the rest inside each iteration, which is the same
+    program. Padded to the old length so that later offsets stay."""
+    if not imperfect:
+        return text
+    lines = text.split("\n")
+    for line_no, depth, perfect in imperfect:
+        line = lines[line_no - 1]
+        new = re.sub(r"\bcollapse\s*\(\s*" + str(depth) + r"\s*\)",
+                      lambda m: f"collapse({perfect})".ljust(len(m.group(0))) if perfect > 1 else " " * len(m.group(0)), line, count=1)
+        lines[line_no - 1] = new
+    return "\n".join(lines)
 
 
 def _host_requires(text: str) -> str:

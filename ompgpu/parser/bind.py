@@ -68,6 +68,11 @@ class BoundUnit:
     # Functions outside target regions whose metadirectives took the host's variant where the
     # GPU's differs, with where: an error if device code turns out to call one.
     host_variant_functions: tuple[tuple[str, SourceCoord], ...] = ()
+    # Loop directives whose collapse(n) nest was imperfect (OpenMP 5.0): (line of the pragma in
+    # the preprocessed text, n, the depth of the perfect nest). The bound AST has the
+    # declarations between the loops moved into the innermost body; the host compiler (gcc 12
+    # rejects imperfect nests) gets collapse of the perfect depth.
+    imperfect_collapses: tuple[tuple[int, int, int], ...] = ()
 
     @property
     def pre(self) -> PreprocessedUnit:
@@ -143,7 +148,8 @@ def bind_pragmas(parsed: ParsedUnit, offload_arch: str = "sm_90") -> BoundUnit:
     metadirectives in device code are resolved for."""
     binder = _Binder(parsed, offload_arch)
     ast = binder.bind_file(parsed.ast)
-    return BoundUnit(parsed, ast, frozenset(binder.declare_target), binder.fixer, tuple(binder.host_variant_functions))
+    return BoundUnit(parsed, ast, frozenset(binder.declare_target), binder.fixer, tuple(binder.host_variant_functions),
+                     tuple(binder.imperfect_collapses))
 
 
 def loop_nest(stmt: c_ast.Node, depth: int) -> list[c_ast.For]:
@@ -159,6 +165,13 @@ def loop_nest(stmt: c_ast.Node, depth: int) -> list[c_ast.For]:
         loops.append(cur)
         cur = cur.stmt
     return loops
+
+
+def _walk(node: c_ast.Node):
+    """node and every node under it."""
+    yield node
+    for _, child in node.children():
+        yield from _walk(child)
 
 
 def loop_var_names(body: c_ast.Node, depth: int) -> tuple[str, ...]:
@@ -184,6 +197,7 @@ class _Binder:
         self.parsed = parsed
         self.offload_arch = offload_arch
         self.host_variant_functions: list[tuple[str, SourceCoord]] = []
+        self.imperfect_collapses: list[tuple[int, int, int]] = []
         self.function_name: str | None = None   # the function being bound
         self.pre = parsed.pre
         self.declare_target: set[str] = set()
@@ -352,6 +366,7 @@ class _Binder:
                 body, j = self._stmt(nxt, inner_ctx), i + 2
         finally:
             self.device_depth -= device
+        body = self._perfect_nest(d, body, pragma)
         self._check_loop(d, body)
         return OmpConstruct(d, body, pragma.coord), j
 
@@ -404,6 +419,74 @@ class _Binder:
             self._check_nesting(d, ctx)
             return OmpConstruct(d, None, node.coord)
         raise self._err(OmpSyntaxError, f"expected a statement after '#pragma omp {d.name}'", d.coord)
+
+    # -- imperfectly nested collapse (OpenMP 5.0) ------------------------------------
+    def _perfect_nest(self, d: Directive, body: c_ast.Node, pragma: c_ast.Pragma) -> c_ast.Node:
+        """A collapsed loop nest whose loops have declarations between them, made perfect by
+        moving those declarations into the innermost body: OpenMP 5.0 lets such intervening
+        code run any number of times per iteration, and a declaration there runs before the
+        body that uses it, in the same iteration. Other nests come back unchanged (and
+        _check_loop reports one that is too shallow)."""
+        depth = collapse_depth(d)
+        if depth < 2 or not (LOOP_LEAVES & set(d.leaves)) or not isinstance(body, c_ast.For):
+            return body
+        perfect = len(loop_nest(body, depth))
+        if perfect >= depth:
+            return body
+        made = self._sink_declarations(body, depth, d)
+        if made is None:
+            return body
+        self.imperfect_collapses.append((pragma.coord.line, depth, perfect))
+        return made
+
+    def _sink_declarations(self, f: c_ast.For, depth: int, d: Directive) -> c_ast.For | None:
+        if depth == 1:
+            return f
+        inner, decls = f.stmt, []
+        if isinstance(inner, c_ast.Compound):
+            items = [x for x in (inner.block_items or []) if not isinstance(x, c_ast.EmptyStatement)]
+            loops = [x for x in items if isinstance(x, c_ast.For)]
+            if len(loops) != 1 or items[-1] is not loops[0]:
+                return None
+            decls = items[:-1]
+            inner = loops[0]
+        if not isinstance(inner, c_ast.For):
+            return None
+        for x in decls:
+            if not isinstance(x, c_ast.Decl) or x.storage or isinstance(x.type, c_ast.FuncDecl):
+                what = "a declaration with a storage class" if isinstance(x, c_ast.Decl) else "a statement"
+                raise self._err(UnsupportedError, f"collapse of an imperfectly nested loop nest with {what} between the "
+                                f"loops is not supported yet (only declarations may stand before the inner loop)",
+                                self.pre.user_coord(x.coord.line, x.coord.column) if x.coord else d.coord)
+        names = {x.name for x in decls}
+        header_names = {n.name for part in (inner.init, inner.cond, inner.next) if part is not None
+                        for n in _walk(part) if isinstance(n, c_ast.ID)}
+        if names & header_names:
+            name = sorted(names & header_names)[0]
+            where = d.clause("collapse")
+            raise self._err(UnsupportedError, f"collapse of a loop nest whose inner loop's bounds use '{name}', declared "
+                            "between the loops, is not supported yet", where.coord if where is not None else d.coord)
+        made = self._sink_declarations(inner, depth - 1, d)
+        if made is None:
+            return None
+        if decls:
+            made = self._with_leading(made, depth - 1, decls)
+        new = copy.copy(f)
+        new.stmt = made
+        return new
+
+    @staticmethod
+    def _with_leading(f: c_ast.For, depth: int, decls: list) -> c_ast.For:
+        """f (a perfect nest of depth loops) with decls first in its innermost body."""
+        new = copy.copy(f)
+        if depth == 1:
+            new.stmt = c_ast.Compound(list(decls) + [f.stmt], f.stmt.coord if f.stmt is not None else f.coord)
+            return new
+        inner = f.stmt
+        while isinstance(inner, c_ast.Compound) and inner.block_items and len(inner.block_items) == 1:
+            inner = inner.block_items[0]
+        new.stmt = _Binder._with_leading(inner, depth - 1, decls)
+        return new
 
     # -- checks -----------------------------------------------------------------
     def _check_loop(self, d: Directive, body: c_ast.Node) -> None:

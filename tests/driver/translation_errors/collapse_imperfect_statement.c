@@ -1,0 +1,11 @@
+// expect-error: 7:5: collapse of an imperfectly nested loop nest with a statement between the loops is not supported yet
+int main(void) {
+  int a[16][16], count = 0;
+  #pragma omp target teams distribute parallel for collapse(2) map(from: a) map(tofrom: count)
+  for (int i = 0; i < 16; i++) {
+    /* run once per outer iteration in C, any number of times under collapse: not moved */
+    count++;
+    for (int j = 0; j < 16; j++) a[i][j] = i + j;
+  }
+  return a[3][4];
+}
