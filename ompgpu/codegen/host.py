@@ -65,7 +65,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
                   kernel_modes: dict[int, str] | None = None, kernel_max_threads: dict[int, int] | None = None,
                   offload_arch: str = "sm_90") -> str:
     pre = program.bound.pre
-    text = _host_metadirectives(_host_allocate_directives(_host_requires(pre.text)), offload_arch)
+    text = _host_metadirectives(_host_dropped_directives(_host_requires(pre.text)), offload_arch)
     text = _host_perfect_collapse(text, program.bound.imperfect_collapses)
     if offload == "none":
         return text
@@ -290,7 +290,9 @@ def _host_fallback(construct_text: str, d, in_task: bool) -> str:
             # compiler may not know it (gcc 12 rejects it): the fallback's map leaves it out.
             prefix = _MAP_PREFIX_RE.match(arg)  # up to the modifiers' ':', not a section's
             head, items = (arg[:prefix.end() - 1], arg[prefix.end():]) if prefix else ("", arg)
-            if re.search(r"\bpresent\b", head):
+            if re.search(r"\bpresent\b|\bmapper\s*\(", head):
+                # mapper(...) (OpenMP 5.0): ompgpu applied the mapper; on the host it says nothing
+                head = re.sub(r"\bmapper\s*\([^)]*\)", "", head)
                 words = [w for w in re.split(r"[,\s]+", head) if w and w != "present"]
                 arg = (", ".join(words) + ": " if words else "") + items.strip()
             out.append(line[pos:start] + f"map({arg})")
@@ -315,16 +317,18 @@ _REQUIRES_LINE = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+omp[ \t]+requires\b)(.*
 _REQUIREMENTS_MET_BY_OMPGPU = ("unified_address",)
 
 
-_ALLOCATE_DIRECTIVE_LINE = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+omp[ \t]+allocate[ \t]*\(.*$", re.M)
+_HOST_DROPPED_DIRECTIVE_LINE = re.compile(
+    r"^[ \t]*#[ \t]*pragma[ \t]+omp[ \t]+(?:allocate[ \t]*\(|declare[ \t]+mapper\b).*$", re.M)
 
 
-def _host_allocate_directives(text: str) -> str:
-    """`#pragma omp allocate` lines blanked (to their length, so that later offsets stay): the
-    directive says where variables live, which the host program cannot observe beyond
-    alignment, and gcc 12 does not implement it ("sorry, unimplemented")."""
-    if "allocate" not in text:
+def _host_dropped_directives(text: str) -> str:
+    """`#pragma omp allocate` and `declare mapper` lines blanked (to their length, so that
+    later offsets stay). The allocate directive says where variables live, which the host
+    program cannot observe beyond alignment; a declare mapper has been applied to the map
+    clauses already (and maps say nothing on the host). gcc 12 implements neither."""
+    if "allocate" not in text and "mapper" not in text:
         return text
-    return _ALLOCATE_DIRECTIVE_LINE.sub(lambda m: " " * len(m.group(0)), text)
+    return _HOST_DROPPED_DIRECTIVE_LINE.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def _host_perfect_collapse(text: str, imperfect: tuple[tuple[int, int, int], ...]) -> str:

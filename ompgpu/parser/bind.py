@@ -9,6 +9,7 @@ The AST it is given is not modified.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -19,6 +20,7 @@ from ompgpu.parser.cfront import ParsedUnit, PreprocessedUnit, is_offsetof, offs
 from ompgpu.parser.context import select_metadirective
 from ompgpu.parser.clause_rules import int_constant
 from ompgpu.parser.directives import Directive, ExprClause
+from ompgpu.parser.mappers import MapperTable, element_type_key, type_key
 from ompgpu.parser.pragma import parse_pragma
 
 STANDALONE = frozenset({
@@ -73,6 +75,9 @@ class BoundUnit:
     # declarations between the loops moved into the innermost body; the host compiler (gcc 12
     # rejects imperfect nests) gets collapse of the perfect depth.
     imperfect_collapses: tuple[tuple[int, int, int], ...] = ()
+    # Type keys (mappers.type_key) of the struct types that have a default declare mapper: an
+    # implicit map of such a variable would have to use it.
+    default_mapper_types: frozenset[str] = frozenset()
 
     @property
     def pre(self) -> PreprocessedUnit:
@@ -149,7 +154,7 @@ def bind_pragmas(parsed: ParsedUnit, offload_arch: str = "sm_90") -> BoundUnit:
     binder = _Binder(parsed, offload_arch)
     ast = binder.bind_file(parsed.ast)
     return BoundUnit(parsed, ast, frozenset(binder.declare_target), binder.fixer, tuple(binder.host_variant_functions),
-                     tuple(binder.imperfect_collapses))
+                     tuple(binder.imperfect_collapses), binder.mappers.default_types)
 
 
 def loop_nest(stmt: c_ast.Node, depth: int) -> list[c_ast.For]:
@@ -204,6 +209,11 @@ class _Binder:
         self.fixer = CoordFixer()
         self._source_cache: dict[str, list[str] | None] = {}
         self.scopes: list[set[str]] = [set()]
+        # For declare mapper: typedefs, and each scope's struct variables (name -> type key of a
+        # struct value, type key of struct elements), parallel to scopes.
+        self.mappers = MapperTable()
+        self.typedefs: dict[str, c_ast.Node] = {}
+        self.var_types: list[dict[str, tuple[str | None, str | None]]] = [{}]
         self.device_depth = 0  # > 0 while binding inside a target region
         self.in_declare_target = False  # binding a function of a declare target block
 
@@ -285,6 +295,8 @@ class _Binder:
                         if c.kind in _UNMET_REQUIREMENTS:
                             raise self._err(UnsupportedError, f"'requires {c.kind}' is not supported yet: "
                                             f"{_UNMET_REQUIREMENTS[c.kind]}", c.coord)
+                elif d.name == "declare mapper":
+                    self._mapped(d)
                 elif d.name == "declare target":
                     for item in d.items:
                         self.declare_target.add(item.name)
@@ -312,16 +324,53 @@ class _Binder:
     def _declare_names(self, node: c_ast.Node) -> None:
         for name in _declared_names(node):
             self.scopes[-1].add(name)
+        self._note_types(node)
+
+    def _note_types(self, node: c_ast.Node) -> None:
+        """Typedefs and struct variables, for declare mapper (mappers.type_key)."""
+        if isinstance(node, c_ast.Typedef):
+            self.typedefs[node.name] = node.type
+        elif isinstance(node, c_ast.Decl) and node.name and not isinstance(node.type, c_ast.FuncDecl):
+            self.var_types[-1][node.name] = (type_key(node.type, self.typedefs), element_type_key(node.type, self.typedefs))
+        elif isinstance(node, c_ast.DeclList):
+            for d in node.decls:
+                self._note_types(d)
+
+    def _var_type(self, name: str) -> tuple[str | None, str | None]:
+        for scope in reversed(self.var_types):
+            if name in scope:
+                return scope[name]
+        return (None, None)
+
+    def _push_scope(self, names=()) -> None:
+        self.scopes.append(set(names))
+        self.var_types.append({})
+
+    def _pop_scope(self) -> None:
+        self.scopes.pop()
+        self.var_types.pop()
+
+    def _mapped(self, d: Directive) -> Directive:
+        """d with declare mappers applied to its map clauses; a declare mapper is recorded."""
+        if d.name == "declare mapper":
+            self.mappers.declare(d, self.typedefs)
+            return d
+        try:
+            return self.mappers.apply(d, self._var_type)
+        except OmpgpuError as exc:
+            raise self._err(type(exc), exc.message, exc.coord)
 
     def _bind_funcdef(self, fn: c_ast.FuncDef) -> c_ast.FuncDef:
-        self.scopes.append(set(_param_names(fn)))
+        self._push_scope(_param_names(fn))
+        for p in _param_decls(fn):
+            self._note_types(p)
         _UndeclaredChecker(self.scopes, self.pre).visit(fn.body)
         self.function_name = fn.decl.name
         try:
             body = self._stmt(fn.body, ctx=())
         finally:
             self.function_name = None
-        self.scopes.pop()
+        self._pop_scope()
         if body is fn.body:
             return fn
         new = copy.copy(fn)
@@ -347,6 +396,7 @@ class _Binder:
         d = self._directive(pragma)
         if d is None:
             return pragma, i + 1
+        d = self._mapped(d)
         if d.name in STANDALONE or (d.name == "ordered" and d.has("depend")):
             self._check_nesting(d, ctx)
             self._check_names(d)
@@ -368,15 +418,37 @@ class _Binder:
             self.device_depth -= device
         body = self._perfect_nest(d, body, pragma)
         self._check_loop(d, body)
+        if device:
+            d = self._implicit_mapper_maps(d, body)
         return OmpConstruct(d, body, pragma.coord), j
+
+    def _implicit_mapper_maps(self, d: Directive, body: c_ast.Node) -> Directive:
+        """A struct variable that a target region uses without naming it in a clause is mapped
+        tofrom implicitly, and OpenMP 5.0 has that map use its type's default mapper: such
+        variables get an explicit map(tofrom: ...), which the mapper then expands."""
+        defaults = self.mappers.default_types
+        if not defaults or d.clause("defaultmap") is not None:
+            return d
+        named = {item.name for c in d.clauses for item in getattr(c, "items", ())}
+        inner = {n.name for n in _walk(body) if isinstance(n, c_ast.Decl) and n.name}
+        used = []
+        for n in _walk(body):
+            if isinstance(n, c_ast.ID) and n.name not in named and n.name not in inner and n.name not in used:
+                value, _ = self._var_type(n.name)
+                if value in defaults:
+                    used.append(n.name)
+        if not used:
+            return d
+        implicit = parse_pragma(f"omp target map(tofrom: {', '.join(used)})", d.coord).clauses
+        return self._mapped(dataclasses.replace(d, clauses=d.clauses + implicit))
 
     def _stmt(self, node: c_ast.Node | None, ctx: tuple[Directive, ...]) -> c_ast.Node | None:
         if node is None:
             return None
         if isinstance(node, c_ast.Compound):
-            self.scopes.append(set())
+            self._push_scope()
             items = self._items(node.block_items or [], ctx, node.coord)
-            self.scopes.pop()
+            self._pop_scope()
             if items == (node.block_items or []) and all(a is b for a, b in zip(items, node.block_items or [])):
                 return node
             new = copy.copy(node)
@@ -386,17 +458,22 @@ class _Binder:
             return self._lone_pragma(node, ctx)
         if isinstance(node, c_ast.Decl):
             self.scopes[-1].add(node.name)
+            self._note_types(node)
             return node
         if isinstance(node, c_ast.DeclList):
             for d in node.decls:
                 self.scopes[-1].add(d.name)
+            self._note_types(node)
+            return node
+        if isinstance(node, c_ast.Typedef):
+            self._note_types(node)
             return node
         if isinstance(node, c_ast.For):
-            self.scopes.append(set())
+            self._push_scope()
             if node.init is not None:
                 self._stmt(node.init, ctx)
             body = self._stmt(node.stmt, ctx)
-            self.scopes.pop()
+            self._pop_scope()
             return _replace(node, stmt=body)
         if isinstance(node, (c_ast.While, c_ast.DoWhile)):
             return _replace(node, stmt=self._stmt(node.stmt, ctx))
@@ -415,6 +492,7 @@ class _Binder:
         d = self._directive(node)
         if d is None:
             return node
+        d = self._mapped(d)
         if d.name in STANDALONE:
             self._check_nesting(d, ctx)
             return OmpConstruct(d, None, node.coord)
@@ -584,6 +662,14 @@ def enumerators(t: c_ast.Node | None) -> list[c_ast.Enumerator]:
         else:
             stack.append(getattr(n, "type", None))
     return found
+
+
+def _param_decls(fn: c_ast.FuncDef) -> list[c_ast.Decl]:
+    ftype = fn.decl.type
+    while not isinstance(ftype, c_ast.FuncDecl) and hasattr(ftype, "type"):
+        ftype = ftype.type
+    params = getattr(getattr(ftype, "args", None), "params", None) or []
+    return [p for p in params if isinstance(p, c_ast.Decl)]
 
 
 def _param_names(fn: c_ast.FuncDef) -> list[str]:

@@ -70,6 +70,7 @@ _LEAF_CLAUSES: dict[str, frozenset[str]] = {
     "end declare target": _F(),
     "declare simd": _F("simdlen linear aligned uniform inbranch notinbranch".split()),
     "declare variant": _F(["match"]),
+    "declare mapper": _F(["map"]),
     "metadirective": _F(["when", "default", "otherwise"]),
     "threadprivate": _F(),
     "allocate": _F(["allocate"]),  # the directive's allocator(...) and align(...), as allocate clauses

@@ -336,7 +336,7 @@ class WhenClause(Clause):
 SINGLE_LEAF_NAMES = frozenset({
     "target data", "target enter data", "target exit data", "target update",
     "declare target", "begin declare target", "end declare target", "declare simd",
-    "cancellation point", "declare variant",
+    "cancellation point", "declare variant", "declare mapper",
 })
 
 # The leaf constructs that combined / composite names split into.
@@ -364,6 +364,9 @@ class Directive:
     critical_name: str | None = None
     items: tuple[ListItem, ...] = ()
     base_name: str | None = None     # declare variant(base:variant): the base function
+    # declare mapper: (mapper identifier, 'default' when none is written; the type as written,
+    # e.g. 'struct vec' or 'vec_t'); its variable is items[0], its maps the clauses
+    mapper: tuple[str, str] | None = None
 
     @property
     def leaves(self) -> tuple[str, ...]:

@@ -40,7 +40,7 @@ _GRAMMAR = Path(__file__).with_name("omp.lark")
 
 # OpenMP directives that ompgpu recognises only to reject them with a clear message.
 _UNSUPPORTED_DIRECTIVES = re.compile(
-    r"\s*omp\s+(declare\s+reduction|declare\s+mapper|begin\s+declare\s+variant"
+    r"\s*omp\s+(declare\s+reduction|begin\s+declare\s+variant"
     r"|end\s+declare\s+variant|begin\s+metadirective|begin\s+assumes|end\s+assumes"
     r"|allocators|tile|unroll|scan|depobj|interop|nothing|error|assumes|assume|dispatch"
     r"|workshare|parallel\s+workshare|target\s+parallel\s+master|target\s+parallel\s+masked"
@@ -402,6 +402,20 @@ class _Build(Transformer):
         traits = tuple(t for c in ch if isinstance(c, _Tag) and c.tag == "traits" for t in c.value)
         return MatchClause(traits, _coord_at(kw.start_pos))
 
+    def mapper_id(self, ch):
+        return _Tag("mapper_id", ch[0].value)
+
+    def declare_mapper_directive(self, ch):
+        mapper_id = _first_tag(ch, "mapper_id")
+        words = [c for c in ch if isinstance(c, Token) and (c.type == "NAME" or c.value in ("struct", "union"))]
+        words = [w for w in words if w.value not in ("declare", "mapper")]
+        var = words[-1]
+        type_text = " ".join(w.value for w in words[:-1])
+        clauses = _first_tag(ch, "clauses").value
+        item = ListItem(var.value, (), (), var.value, _coord_at(var.start_pos))
+        return Directive("declare mapper", clauses, _coord_at(ch[0].start_pos), items=(item,),
+                         mapper=(mapper_id.value if mapper_id else "default", type_text))
+
     def declare_variant_directive(self, ch):
         names = [c for c in ch if isinstance(c, Token) and c.type == "NAME"]
         variant = names[-1]
@@ -430,6 +444,8 @@ class _Build(Transformer):
 
     # ---- clauses
     def map_modifier(self, ch):
+        if ch[0].value == "mapper":
+            return _Tag("mod", f"mapper({ch[2].value})")
         if len(ch) > 1:
             raise UnsupportedSyntaxError(f"map-type-modifier '{ch[0].value}' is not supported by ompgpu",
                                          _coord_at(ch[0].start_pos))
@@ -637,7 +653,7 @@ _DIRECTIVE_NAMES = frozenset({
     "master taskloop", "master taskloop simd", "masked", "masked taskloop", "masked taskloop simd",
     "task", "taskloop", "taskloop simd", "taskgroup", "taskwait", "taskyield", "barrier",
     "critical", "atomic", "flush", "ordered", "cancel", "cancellation point", "declare target",
-    "begin declare target", "end declare target", "declare simd", "threadprivate", "requires", "allocate",
+    "begin declare target", "end declare target", "declare simd", "threadprivate", "requires", "allocate", "declare mapper",
 })
 _NAME_PREFIXES = frozenset(
     " ".join(n.split()[:k]) for n in _DIRECTIVE_NAMES for k in range(1, len(n.split()) + 1)

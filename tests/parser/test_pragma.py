@@ -593,7 +593,7 @@ def test_big_combined_construct():
     ("omp target enter", "expected 'data' after 'target enter'", None),
     ("omp cancellation", "expected 'point'", None),
     ("omp cancel", "'for', 'parallel', 'sections' or 'taskgroup'", None),
-    ("omp declare", "expected 'simd', 'target' or 'variant'", None),
+    ("omp declare", "expected 'mapper', 'simd', 'target' or 'variant'", None),
     ("omp", "expected an OpenMP directive name", None),
     ("omp 42", "expected an OpenMP directive name", "42"),
     ("omp parallel private", "expected '(' after 'private'", None),
@@ -639,8 +639,7 @@ def test_error_renders_gcc_style(tmp_path):
 
 
 @pytest.mark.parametrize("text", [
-    "omp declare reduction(merge: int: omp_out += omp_in)", "omp declare mapper(id: struct s v) map(v)",
-    "omp allocate(x)", "omp tile sizes(4)", "omp unroll partial(2)", "omp scan inclusive(x)",
+    "omp declare reduction(merge: int: omp_out += omp_in)", "omp tile sizes(4)", "omp unroll partial(2)", "omp scan inclusive(x)",
     "omp depobj(o) depend(in: x)",
 ])
 def test_unsupported_directives(text):
@@ -650,7 +649,6 @@ def test_unsupported_directives(text):
 
 
 @pytest.mark.parametrize("text,clause", [
-    ("omp parallel allocate(x)", "allocate"), ("omp target uses_allocators(omp_default_mem_alloc)", "uses_allocators"),
     ("omp task detach(ev)", "detach"), ("omp task affinity(a[0:n])", "affinity"),
 ])
 def test_unsupported_clauses(text, clause):
@@ -783,12 +781,30 @@ def test_int_constant(text, value):
 
 
 @pytest.mark.parametrize("text,what", [
-    ("omp target map(mapper(m), to: x)", "map-type-modifier 'mapper'"),
     ("omp target map(iterator(it = 0:n), to: a[it])", "map-type-modifier 'iterator'"),
 ])
 def test_unsupported_map_modifiers(text, what):
     e = err(text, UnsupportedError)
     assert what in e.message and e.coord.col == col(text, what.split("'")[1])
+
+
+def test_allocators_and_mappers_parse():
+    """OpenMP 5.0 memory management and mappers (the compiler's handling: tests/programs)."""
+    d = parse_pragma("omp parallel private(s, t) allocate(omp_pteam_mem_alloc: s) allocate(t)", BASE)
+    (a, b) = d.clauses_of("allocate")
+    assert (a.allocator, [i.name for i in a.items], b.allocator, [i.name for i in b.items]) == \
+        ("omp_pteam_mem_alloc", ["s"], None, ["t"])
+    a = parse_pragma("omp parallel private(s) allocate(allocator(omp_low_lat_mem_alloc), align(64): s)", BASE).clause("allocate")
+    assert (a.allocator, a.align.text) == ("omp_low_lat_mem_alloc", "64")
+    u = parse_pragma("omp target uses_allocators(omp_pteam_mem_alloc, mine(traits))", BASE).clause("uses_allocators")
+    assert u.allocators == (("omp_pteam_mem_alloc", None), ("mine", "traits"))
+    d = parse_pragma("omp allocate(x, y) allocator(omp_cgroup_mem_alloc)", BASE)
+    assert (d.name, [i.name for i in d.items], d.clause("allocate").allocator) == ("allocate", ["x", "y"], "omp_cgroup_mem_alloc")
+    d = parse_pragma("omp declare mapper(id: struct s v) map(to: v, v.p[0:v.n]) map(from: v.q[0:1])", BASE)
+    assert d.mapper == ("id", "struct s") and d.items[0].name == "v"
+    assert [(c.map_type, [i.text for i in c.items]) for c in d.clauses] == [("to", ["v", "v.p[0:v.n]"]), ("from", ["v.q[0:1]"])]
+    assert parse_pragma("omp declare mapper(vec_t w) map(w)", BASE).mapper == ("default", "vec_t")
+    assert parse_pragma("omp target map(mapper(id), to: x)", BASE).clause("map").modifiers == ("mapper(id)",)
 
 
 def test_error_context_skips_comments():
