@@ -19,7 +19,7 @@ from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare,
 from ompgpu.codegen.cprint import CPrinter, finalize_line_markers, line_directive
 from ompgpu.codegen.render import render
 from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError, note_location
-from ompgpu.outliner.outline import (DEVICE_UNSUPPORTED, Capture, Kernel, Program, Sharing, check_allocators, kernel_scope,
+from ompgpu.outliner.outline import (DEVICE_UNSUPPORTED, Capture, Kernel, Program, Sharing, check_device_clauses, kernel_scope,
                                      region_sharing, unique_kernel_names)
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest, loop_var_names
 from ompgpu.parser.directives import Directive
@@ -831,9 +831,9 @@ class _Emitter(CGen):
         leaf = d.leaves[0]
         if d.name in DEVICE_UNSUPPORTED or leaf in DEVICE_UNSUPPORTED:
             raise UnsupportedError(f"{DEVICE_UNSUPPORTED.get(d.name) or DEVICE_UNSUPPORTED[leaf]} is not supported yet", d.coord)
-        check_allocators(d)
+        check_device_clauses(d)
         if d.name == "allocate":
-            return ""  # the variables live where locals live (check_allocators says which allocators)
+            return ""  # the variables live where locals live (check_device_clauses says which allocators)
         if leaf == "target":
             raise UnsupportedError("a 'target' construct inside device code is not supported", d.coord)
         if d.name in ("target update", "target enter data", "target exit data", "target data"):

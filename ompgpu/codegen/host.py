@@ -65,7 +65,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
                   kernel_modes: dict[int, str] | None = None, kernel_max_threads: dict[int, int] | None = None,
                   offload_arch: str = "sm_90") -> str:
     pre = program.bound.pre
-    text = _host_metadirectives(_host_dropped_directives(_host_requires(pre.text)), offload_arch)
+    text = _host_metadirectives(_host_dropped_directives(_host_begin_declare_target(_host_requires(pre.text))), offload_arch)
     text = _host_perfect_collapse(text, program.bound.imperfect_collapses)
     if offload == "none":
         return text
@@ -319,6 +319,18 @@ _REQUIREMENTS_MET_BY_OMPGPU = ("unified_address",)
 
 _HOST_DROPPED_DIRECTIVE_LINE = re.compile(
     r"^[ \t]*#[ \t]*pragma[ \t]+omp[ \t]+(?:allocate[ \t]*\(|declare[ \t]+mapper\b).*$", re.M)
+
+
+_BEGIN_DECLARE_TARGET_LINE = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+omp[ \t]+)begin[ \t]+declare[ \t]+target\b.*$", re.M)
+
+
+def _host_begin_declare_target(text: str) -> str:
+    """`#pragma omp begin declare target [clauses]` (OpenMP 5.1) as the 5.0 `declare target`
+    that gcc 12 knows, padded to its length: its device_type and indirect say nothing about
+    the host's copy of the functions."""
+    if "begin" not in text:
+        return text
+    return _BEGIN_DECLARE_TARGET_LINE.sub(lambda m: (m.group(1) + "declare target").ljust(len(m.group(0))), text)
 
 
 def _host_dropped_directives(text: str) -> str:

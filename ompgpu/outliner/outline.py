@@ -40,10 +40,13 @@ PREDEFINED_ALLOCATORS = frozenset({
 })
 
 
-def check_allocators(d) -> None:
-    """The allocate clauses and directive, and uses_allocators, of a construct in device code:
-    predefined allocators without an alignment are supported; anything else is an error naming it."""
+def check_device_clauses(d) -> None:
+    """Clauses of a construct in device code that are supported only in part: the allocate
+    clauses and directive and uses_allocators (predefined allocators without an alignment),
+    lastprivate (not conditional). Anything else is an error naming it."""
     for c in d.clauses:
+        if c.kind == "lastprivate" and c.modifier == "conditional":
+            raise UnsupportedError("'lastprivate(conditional: ...)' in device code is not supported yet", c.coord)
         if c.kind == "allocate":
             if c.align is not None:
                 raise UnsupportedError("the 'align' modifier of 'allocate' in device code is not supported yet", c.coord)
@@ -284,7 +287,7 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
                     maps[item.name] = (struct_member_map(item, c.map_type, maps.get(item.name), through_pointer), whole_struct(item))
                 else:
                     maps[item.name] = (c.map_type, item)
-    check_allocators(d)
+    check_device_clauses(d)
     firstprivate = _items_by_clause(d, ("firstprivate",))
     private = _items_by_clause(d, ("private",))
     device_ptrs = _items_by_clause(d, ("is_device_ptr", "has_device_addr"))

@@ -317,9 +317,22 @@ class _Binder:
         if open_blocks:
             d = open_blocks[-1]
             raise self._err(OmpSemanticError, "'#pragma omp declare target' without a matching 'end declare target'", d.coord)
+        self._declare_initializer_functions(ast)
         new = copy.copy(ast)
         new.ext = ext
         return new
+
+    def _declare_initializer_functions(self, ast: c_ast.FileAST) -> None:
+        """A function that the initializer of a declare target variable names is declare
+        target too (OpenMP 5.0), so that the device copy of `int (*op)(int) = twice;` points at
+        a device function."""
+        functions = {n.decl.name for n in ast.ext if isinstance(n, c_ast.FuncDef)}
+        functions |= {n.name for n in ast.ext if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.FuncDecl)}
+        for n in ast.ext:
+            if isinstance(n, c_ast.Decl) and n.name in self.declare_target and n.init is not None:
+                for ref in _walk(n.init):
+                    if isinstance(ref, c_ast.ID) and ref.name in functions:
+                        self.declare_target.add(ref.name)
 
     def _declare_names(self, node: c_ast.Node) -> None:
         for name in _declared_names(node):

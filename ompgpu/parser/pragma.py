@@ -39,6 +39,12 @@ class UnsupportedSyntaxError(UnsupportedError, OmpSyntaxError):
 _GRAMMAR = Path(__file__).with_name("omp.lark")
 
 # OpenMP directives that ompgpu recognises only to reject them with a clear message.
+# OpenMP 5.0 forms inside clauses that the grammar does not take, named in the error.
+_UNSUPPORTED_FORMS = (
+    (re.compile(r"\bdepend\s*\(\s*(iterator)\s*\("), "the 'iterator' modifier of 'depend'"),
+    (re.compile(r"\b(?:to|from)\s*\((?:\s*present\s*:)?\s*(\(\s*\[)"), "array shaping ('([n][m])p')"),
+)
+
 _UNSUPPORTED_DIRECTIVES = re.compile(
     r"\s*omp\s+(declare\s+reduction|begin\s+declare\s+variant"
     r"|end\s+declare\s+variant|begin\s+metadirective|begin\s+assumes|end\s+assumes"
@@ -942,6 +948,10 @@ def _parse(text: str, coord: SourceCoord) -> Directive:
         name = " ".join(m.group(1).split())
         raise UnsupportedSyntaxError(f"OpenMP directive '{name}' is not supported by ompgpu",
                                      _coord_at(m.start(1)))
+    for form, what in _UNSUPPORTED_FORMS:
+        f = form.search(text)
+        if f:
+            raise UnsupportedSyntaxError(f"{what} is not supported by ompgpu", _coord_at(f.start(1)))
     try:
         return _parser().parse(text)
     except UnexpectedInput as e:

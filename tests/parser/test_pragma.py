@@ -788,6 +788,16 @@ def test_unsupported_map_modifiers(text, what):
     assert what in e.message and e.coord.col == col(text, what.split("'")[1])
 
 
+@pytest.mark.parametrize("text,what", [
+    ("omp task depend(iterator(it = 0:4), out: a[it])", "the 'iterator' modifier of 'depend'"),
+    ("omp target update from(([4][4])p)", "array shaping"),
+    ("omp target update to(present: ([n])p)", "array shaping"),
+])
+def test_unsupported_clause_forms_are_named(text, what):
+    e = err(text, UnsupportedError)
+    assert what in e.message and "not supported" in e.message
+
+
 def test_allocators_and_mappers_parse():
     """OpenMP 5.0 memory management and mappers (the compiler's handling: tests/programs)."""
     d = parse_pragma("omp parallel private(s, t) allocate(omp_pteam_mem_alloc: s) allocate(t)", BASE)
