@@ -179,15 +179,18 @@ def _walk(node: c_ast.Node):
         yield from _walk(child)
 
 
+def _for_vars(f: c_ast.For) -> list[str]:
+    """The variables a for loop's init declares or assigns."""
+    if isinstance(f.init, c_ast.DeclList):
+        return [d.name for d in f.init.decls]
+    if isinstance(f.init, c_ast.Assignment) and isinstance(f.init.lvalue, c_ast.ID):
+        return [f.init.lvalue.name]
+    return []
+
+
 def loop_var_names(body: c_ast.Node, depth: int) -> tuple[str, ...]:
     """Names of the loop variables of the `depth` loops of the nest at `body` (private to a loop construct)."""
-    names = []
-    for f in loop_nest(body, depth):
-        if isinstance(f.init, c_ast.DeclList):
-            names += [d.name for d in f.init.decls]
-        elif isinstance(f.init, c_ast.Assignment) and isinstance(f.init.lvalue, c_ast.ID):
-            names.append(f.init.lvalue.name)
-    return tuple(names)
+    return tuple(name for f in loop_nest(body, depth) for name in _for_vars(f))
 
 
 def collapse_depth(d: Directive) -> int:
@@ -431,6 +434,7 @@ class _Binder:
             self.device_depth -= device
         body = self._perfect_nest(d, body, pragma)
         self._check_loop(d, body)
+        d = self._rectangular_collapse(d, body)
         if device:
             d = self._implicit_mapper_maps(d, body)
         return OmpConstruct(d, body, pragma.coord), j
@@ -578,6 +582,36 @@ class _Binder:
             inner = inner.block_items[0]
         new.stmt = _Binder._with_leading(inner, depth - 1, decls)
         return new
+
+    def _rectangular_collapse(self, d: Directive, body: c_ast.Node) -> Directive:
+        """A collapsed nest whose inner bounds depend on an outer loop's variable (OpenMP 5.0
+        non-rectangular loops) is collapsed down to its rectangular outer loops; the inner
+        loops run whole inside each of their iterations. Which thread runs an iteration is
+        the implementation's to choose, so the program computes the same; it loses only the
+        inner loops' parallelism. Their variables stay private, as a collapsed loop's are."""
+        depth = collapse_depth(d)
+        if depth < 2 or not (LOOP_LEAVES & set(d.leaves)):
+            return d
+        nest = loop_nest(body, depth)
+        outer: set[str] = set()
+        keep = len(nest)
+        for k, f in enumerate(nest):
+            header = {n.name for part in (f.init, f.cond, f.next) if part is not None
+                      for n in _walk(part) if isinstance(n, c_ast.ID)}
+            if header & outer:
+                keep = k
+                break
+            outer |= set(_for_vars(f))
+        if keep >= len(nest) or keep == 0:
+            return d
+        listed = {item.name for c in d.clauses for item in getattr(c, "items", ())}
+        inner_vars = [v for f in nest[keep:] if not isinstance(f.init, c_ast.DeclList) for v in _for_vars(f)
+                      if v not in listed]
+        clauses = tuple(dataclasses.replace(c, expr=dataclasses.replace(c.expr, text=str(keep))) if c.kind == "collapse" else c
+                        for c in d.clauses)
+        if inner_vars:
+            clauses += parse_pragma(f"omp for private({', '.join(inner_vars)})", d.coord).clauses
+        return dataclasses.replace(d, clauses=clauses)
 
     # -- checks -----------------------------------------------------------------
     def _check_loop(self, d: Directive, body: c_ast.Node) -> None:
