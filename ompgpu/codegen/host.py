@@ -23,6 +23,7 @@ from pycparser import c_ast
 from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.codegen.cprint import CPrinter
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest
+from ompgpu.parser.clause_rules import int_constant
 from ompgpu.parser.directives import ListItem
 
 MAP_FLAGS = {"to": ["OMPGPU_MAP_TO"], "from": ["OMPGPU_MAP_FROM"], "tofrom": ["OMPGPU_MAP_TO", "OMPGPU_MAP_FROM"],
@@ -142,7 +143,9 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
         fn = {"target enter data": "ompgpu_target_data_begin", "target exit data": "ompgpu_target_data_end",
               "target update": "ompgpu_target_update"}[d.name]
         task = _target_task(d, env, maps, (device, if_cond), _data_task_vars(d, env)) if env is not None else None
-        return render("host_standalone.j2", fn=fn, loc=loc_name, maps=maps, device=device, if_cond=if_cond, task=task)
+        sections = _update_sections(d, env) if d.name == "target update" else []
+        return render("host_standalone.j2", fn=fn, loc=loc_name, maps=maps, device=device, if_cond=if_cond, task=task,
+                      sections=sections)
 
     body = replace(0, len(text), sorted(spans, key=lambda s: (s[0], -s[1])))
     body = _rename_host_api(body, pre)
@@ -567,6 +570,7 @@ def _kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset()) -> list[
                                     _flags("", (), ["OMPGPU_MAP_ATTACH_ONLY", "OMPGPU_MAP_ARG", *implicit]), cap.name))
         elif cap.how == "pointer":
             item = cap.item or ListItem(cap.name, (), (), cap.name, k.coord)
+            _check_contiguous(item, k.env)
             ptr = is_pointer(resolve_typedef(cap.sym.type, k.env))
             e = _section_entry(item, _flags(cap.map_type, mods.get(cap.name, ()), ["OMPGPU_MAP_PTR", "OMPGPU_MAP_ARG", *implicit]), ptr)
             if not ptr and not item.sections:
@@ -654,12 +658,119 @@ def _data_maps(d, env) -> list[MapEntry]:
                     else:
                         mtype = struct_member_map(item, c.map_type, None, through_pointer)
                     item = whole_struct(item)
+                _check_contiguous(item, env)
                 entries.append(_section_entry(item, _flags(mtype, c.modifiers), _looks_pointer(item, env)))
         elif c.kind in ("to", "from") and d.name == "target update":
             for item in c.items:
+                if _needs_section_update(item):
+                    continue  # _update_sections
                 ptr = _looks_pointer(item, env) if not item.members else (env is not None and pointer_member_section(item, env))
                 entries.append(_section_entry(item, _flags(c.kind, getattr(c, "modifiers", ())), ptr))
     return entries + attachments
+
+
+def _needs_section_update(item: ListItem) -> bool:
+    """A target update item that may not be contiguous: a stride, or several dimensions."""
+    return len(item.sections) > 1 or any(sec.stride is not None for sec in item.sections)
+
+
+@dataclass(frozen=True)
+class SectionUpdate:
+    """A target update of a section that may not be contiguous (runtime: ompgpu_target_update_section)."""
+
+    flags: str
+    base: str
+    elem: str
+    dims: tuple[str, ...]
+    lower: tuple[str, ...]
+    length: tuple[str, ...]
+    stride: tuple[str, ...]
+    name: str
+
+
+def _update_sections(d, env) -> list[SectionUpdate]:
+    """The items of a target update that go to the runtime one by one as n-dimensional
+    sections: a[l0:n0:s0][l1:n1:s1]... of an array (or of a pointer to arrays), whose
+    dimensions come from sizeof: dims[k] = sizeof(a[0]..[0], k zeros) / sizeof(one more)."""
+    out = []
+    for c in d.clauses:
+        if c.kind not in ("to", "from"):
+            continue
+        for item in c.items:
+            if not _needs_section_update(item):
+                continue
+            if item.members:
+                raise UnsupportedError(f"target update of '{item.text}': a strided or multi-dimensional section of a "
+                                       "struct member is not supported yet", item.coord)
+            x, n = _path(item), len(item.sections)
+            sym = env.lookup(item.name) if env is not None else None
+            t = resolve_typedef(sym.type, env) if sym is not None else None
+            levels = _array_levels(t, env)
+            if levels < n:
+                raise UnsupportedError(f"target update of '{item.text}': {n} dimensions of sections need an array of "
+                                       f"{n} dimensions (or a pointer to arrays of {n - 1})", item.coord)
+            zeros = lambda k: x + "[0]" * k  # noqa: E731
+            lower, length, stride = [], [], []
+            for k, sec in enumerate(item.sections):
+                lo = f"({sec.lower.text})" if sec.lower is not None else "0"
+                if not sec.is_range:
+                    ln = "1"
+                elif sec.length is not None:
+                    ln = f"({sec.length.text})"
+                elif k == 0 and is_pointer(t):
+                    raise OmpSyntaxError(f"array section '{item.text}' on a pointer needs a length", item.coord)
+                else:
+                    ln = f"((long long)(sizeof({zeros(k)}) / sizeof({zeros(k + 1)})) - {lo})"
+                lower.append(lo)
+                length.append(ln)
+                stride.append(f"({sec.stride.text})" if sec.stride is not None else "1")
+            dims = tuple("0" if k == 0 else f"(long long)(sizeof({zeros(k)}) / sizeof({zeros(k + 1)}))" for k in range(n))
+            out.append(SectionUpdate(_flags(c.kind), f"(void *)({x})", f"(long long)sizeof({zeros(n)})", dims,
+                                     tuple(lower), tuple(length), tuple(stride), item.text))
+    return out
+
+
+def _array_levels(t, env) -> int:
+    """How many subscripts reach an element: 1 per array dimension, 1 for a pointer, then
+    the dimensions of the array it points to."""
+    levels = 0
+    while t is not None:
+        if isinstance(t, c_ast.ArrayDecl) or (levels == 0 and isinstance(t, c_ast.PtrDecl)):
+            levels += 1
+            t = resolve_typedef(t.type, env)
+            continue
+        break
+    return levels
+
+
+def _check_contiguous(item: ListItem, env) -> None:
+    """A map of a multi-dimensional section must name contiguous storage (OpenMP): every
+    dimension after the first whole. Mapping the first dimension's rows whole would copy back
+    elements outside the section."""
+    if len(item.sections) < 2 or env is None:
+        return
+    sym = env.lookup(item.name)
+    t = resolve_typedef(sym.type, env) if sym is not None and not item.members else None
+    dims = []
+    while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+        dims.append(t.dim if isinstance(t, c_ast.ArrayDecl) else None)
+        t = resolve_typedef(t.type, env)
+    for k, sec in enumerate(item.sections[1:], start=1):
+        lower_zero = sec.lower is None or int_constant(sec.lower.text) == 0
+        if not sec.is_range or not lower_zero:
+            whole = False
+        elif sec.length is None:
+            whole = True
+        else:
+            dim = dims[k] if k < len(dims) else None
+            dim_text = CPrinter().visit(dim) if dim is not None else None
+            whole = dim_text is not None and (sec.length.text.strip() == dim_text or
+                                              (int_constant(sec.length.text) is not None and
+                                               int_constant(sec.length.text) == int_constant(dim_text)))
+        if not whole:
+            raise UnsupportedError(f"map of '{item.text}': a section whose dimensions after the first are not whole "
+                                   "is not contiguous; map clauses need contiguous storage (target update takes "
+                                   "such sections)", sec.coord)
 
 
 def _looks_pointer(item: ListItem, env=None) -> bool:

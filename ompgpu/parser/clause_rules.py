@@ -129,6 +129,12 @@ def check_directive(d: Directive) -> None:
     for c in d.clauses:
         if c.kind not in allowed:
             raise _err(f"clause '{c.kind}' is not allowed on '{d.name}'", c)
+        if not (d.name == "target update" and c.kind in ("to", "from")):
+            for item in getattr(c, "items", ()):
+                strided = next((sec for sec in item.sections if sec.stride is not None), None)
+                if strided is not None:
+                    raise UnsupportedError(f"array section with a stride ('{item.text}') in clause '{c.kind}' is not "
+                                           "supported yet (target update's to and from take them)", strided.coord)
         if c.kind in _UNIQUE and c.kind in seen:
             raise _err(f"directive '{d.name}' cannot contain more than one '{c.kind}' clause", c)
         seen.setdefault(c.kind, c)

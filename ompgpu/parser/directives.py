@@ -53,6 +53,7 @@ class Section:
     length: CExpr | None
     is_range: bool
     coord: SourceCoord
+    stride: CExpr | None = None  # a[lo:len:stride] (OpenMP 5.0; motion clauses only)
 
 
 @dataclass(frozen=True)

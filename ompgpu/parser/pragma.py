@@ -212,9 +212,15 @@ class _Build(Transformer):
         return _Tag("sub", (ch[0], None, False))
 
     def strided_range(self, ch):
-        colons = [c for c in ch if isinstance(c, Token) and c.type == "COLON"]
-        raise UnsupportedSyntaxError("array section with a stride ([lower:length:stride], OpenMP 5.0) is not supported yet",
-                                     _coord_at(colons[-1].start_pos))
+        # [lower : length : stride]: the expressions between the colons, each optional but the stride
+        parts: list[CExpr | None] = [None]
+        for c in ch:
+            if isinstance(c, Token) and c.type == "COLON":
+                parts.append(None)
+            elif isinstance(c, CExpr):
+                parts[-1] = c
+        lower, length, stride = parts
+        return _Tag("sub", (lower, length, True, stride))
 
     def range(self, ch):
         lower = length = None
@@ -230,8 +236,8 @@ class _Build(Transformer):
         return _Tag("sub", (lower, length, True))
 
     def var_suffix(self, ch):  # LSQB section RSQB
-        lower, length, is_range = ch[1].value
-        return _Tag("section", Section(lower, length, is_range, _coord_at(ch[0].start_pos)),
+        lower, length, is_range, *stride = ch[1].value
+        return _Tag("section", Section(lower, length, is_range, _coord_at(ch[0].start_pos), stride[0] if stride else None),
                     ch[0].start_pos, ch[-1].end_pos)
 
     def var(self, ch):

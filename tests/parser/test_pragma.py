@@ -882,7 +882,13 @@ def test_metadirective_needs_a_clause():
     assert "expected clause after 'metadirective'" in str(err("omp metadirective", OmpSyntaxError))
 
 
-def test_a_strided_array_section_is_named_as_not_supported():
-    text = "omp target update from(a[0:5:2])"
+def test_strided_sections_belong_to_target_update():
+    d = parse_pragma("omp target update from(a[0:5:2], m[1:2:3][:])", BASE)
+    (a, m) = d.clause("from").items
+    assert (a.sections[0].lower.text, a.sections[0].length.text, a.sections[0].stride.text) == ("0", "5", "2")
+    assert m.sections[0].stride.text == "3" and m.sections[1].stride is None
+    text = "omp target map(tofrom: a[0:5:2])"
     e = err(text, UnsupportedError)
-    assert "array section with a stride" in str(e) and e.coord.col == col(text, ":2")
+    assert "array section with a stride" in str(e) and "clause 'map'" in str(e)
+
+

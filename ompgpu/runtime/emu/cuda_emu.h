@@ -2231,6 +2231,22 @@ OMPGPU_EMU_API cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t co
   if (!ompgpu_emu::valid_stream(stream)) return ompgpu_emu::set_error(cudaErrorInvalidResourceHandle);
   return ompgpu_emu::memcpy_checked(dst, src, count, kind);
 }
+// height rows of width bytes, each row checked as one copy (the rows pitch bytes apart).
+OMPGPU_EMU_API cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                     size_t height, cudaMemcpyKind kind, cudaStream_t stream = 0) {
+  if (!ompgpu_emu::valid_stream(stream)) return ompgpu_emu::set_error(cudaErrorInvalidResourceHandle);
+  if (width > dpitch || width > spitch) return ompgpu_emu::set_error(cudaErrorInvalidPitchValue);
+  for (size_t r = 0; r < height; ++r) {
+    cudaError_t e = ompgpu_emu::memcpy_checked(static_cast<char *>(dst) + r * dpitch,
+                                               static_cast<const char *>(src) + r * spitch, width, kind);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+OMPGPU_EMU_API cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                size_t height, cudaMemcpyKind kind) {
+  return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, 0);
+}
 OMPGPU_EMU_API cudaError_t cudaMemset(void *dst, int value, size_t count) {
   if (cudaError_t e = ompgpu_emu::check_device()) return e;
   if (count == 0) return cudaSuccess;

@@ -347,6 +347,69 @@ extern "C" void ompgpu_target_update(const ompgpu_srcloc *l, long long device, i
   }
 }
 
+namespace {
+
+// One run of a section update: count elements of elem bytes, stride elements apart, from host
+// address h. Skipped when not present (OpenMP 5.x); a run that leaves its mapping is an error.
+void update_run(Device &dev, const Loc &loc, int flags, std::uintptr_t h, long long count, long long stride,
+                long long elem, const char *name) {
+  if (count <= 0) return;
+  std::size_t span = static_cast<std::size_t>(((count - 1) * stride + 1) * elem);
+  Mapping *m = nullptr;
+  Lookup r = dev.table.find(h, span, &m);
+  if (r == Lookup::NotPresent || (r == Lookup::Contained && absent_link(m))) return;
+  if (r == Lookup::Overlap)
+    fatal(loc, "update of '%s' reaches beyond the mapped section '%s'", name ? name : "<unnamed>", m->name.c_str());
+  std::uintptr_t d = m->translate(h);
+  if (d == h) return;   // device memory mapped onto itself
+  cudaStream_t st = thread_stream(loc, dev.id);
+  const bool to = flags & OMPGPU_MAP_TO;
+  void *dst = ptr(to ? d : h);
+  const void *src = ptr(to ? h : d);
+  cudaMemcpyKind kind = to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+  cudaError_t err = stride == 1
+      ? cudaMemcpyAsync(dst, src, static_cast<std::size_t>(count * elem), kind, st)
+      : cudaMemcpy2DAsync(dst, static_cast<std::size_t>(stride * elem), src, static_cast<std::size_t>(stride * elem),
+                          static_cast<std::size_t>(elem), static_cast<std::size_t>(count), kind, st);
+  if (err == cudaSuccess) err = cudaStreamSynchronize(st);
+  if (err != cudaSuccess)
+    cuda_fatal(loc, err, strprintf("update of '%s' %s the device", name ? name : "<unnamed>", to ? "to" : "from"));
+}
+
+}  // namespace
+
+extern "C" void ompgpu_target_update_section(const ompgpu_srcloc *l, long long device, int if_cond, int flags,
+                                             void *base, long long elem, int ndims, const long long *dims,
+                                             const long long *lower, const long long *length, const long long *stride,
+                                             const char *name) {
+  Loc loc = make_loc(l, "target update");
+  Device *dev = data_device(loc, device, if_cond);
+  if (!dev || ndims <= 0) return;
+  for (int k = 0; k < ndims; ++k) {
+    if (length[k] < 0 || lower[k] < 0 || stride[k] <= 0)
+      fatal(loc, "section '%s' has a negative bound or a stride below 1 in dimension %d", name ? name : "<unnamed>", k + 1);
+    if (length[k] == 0) return;
+  }
+  // Elements per index of each dimension (row-major).
+  std::vector<long long> pitch(static_cast<std::size_t>(ndims), 1);
+  for (int k = ndims - 2; k >= 0; --k) pitch[static_cast<std::size_t>(k)] = pitch[static_cast<std::size_t>(k) + 1] * dims[k + 1];
+  std::lock_guard<std::mutex> g(rt().mu);
+  std::vector<long long> t(static_cast<std::size_t>(ndims), 0);   // position in each outer dimension
+  const int last = ndims - 1;
+  for (;;) {
+    long long offset = 0;
+    for (int k = 0; k < last; ++k)
+      offset += (lower[k] + t[static_cast<std::size_t>(k)] * stride[k]) * pitch[static_cast<std::size_t>(k)];
+    offset += lower[last];
+    update_run(*dev, loc, flags, addr(base) + static_cast<std::uintptr_t>(offset * elem), length[last], stride[last], elem,
+               name);
+    int k = last - 1;
+    while (k >= 0 && ++t[static_cast<std::size_t>(k)] == length[k]) t[static_cast<std::size_t>(k--)] = 0;
+    if (k < 0) break;
+  }
+  info(loc, "update %s '%s' (section)", (flags & OMPGPU_MAP_TO) ? "to" : "from", name ? name : "<unnamed>");
+}
+
 extern "C" void *ompgpu_get_device_ptr(const ompgpu_srcloc *l, long long device, void *host_ptr) {
   if (!host_ptr) return nullptr;
   Loc loc = make_loc(l, "target data");

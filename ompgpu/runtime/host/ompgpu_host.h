@@ -126,6 +126,13 @@ void ompgpu_register_global(void *host, long long size, void *(*device_address)(
    rules, and unmapping leaves the symbol allocated. */
 void ompgpu_register_link_global(void *host, long long size, void *(*device_address)(void), const char *name);
 void *ompgpu_get_device_ptr  (const ompgpu_srcloc *loc, long long device, void *host_ptr); /* use_device_ptr; NULL-safe */
+/* target update of a section that is not contiguous: a[l0:n0:s0][l1:n1:s1]... of an array whose
+   dimensions have dims[k] elements (dims[0] unused), elements of elem bytes from base. Each
+   contiguous (or evenly strided) run is copied on its own; runs not present are skipped.
+   flags: OMPGPU_MAP_TO (update to) or OMPGPU_MAP_FROM. */
+void ompgpu_target_update_section(const ompgpu_srcloc *loc, long long device, int if_cond, int flags, void *base,
+                                  long long elem, int ndims, const long long *dims, const long long *lower,
+                                  const long long *length, const long long *stride, const char *name);
 
 /* Host-side OpenMP device API. The user's program also links libgomp, which defines
    the omp_* names, so the compiler renames the user's calls to these. */
