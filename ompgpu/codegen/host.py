@@ -51,6 +51,9 @@ class TargetTask:
     depends: tuple[tuple[str, str], ...]  # (dependence type, items as written)
     shared: tuple[str, ...]
     firstprivate: tuple[str, ...]
+    # in_reduction(op: items) of the target construct (OpenMP 5.0): the task joins the
+    # enclosing task reduction, so the construct maps the task's own copy of each item
+    in_reductions: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -105,9 +108,6 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
         device = _clause_expr(d, "device") or "OMPGPU_DEVICE_DEFAULT"
         if_cond = _if_expr(d, ("target", "target data", "target enter data", "target exit data", "target update")) or "1"
         if target_kind(d) == "kernel":
-            red = d.clause("in_reduction")
-            if red is not None:  # the target task would have to join a task reduction
-                raise UnsupportedError("'in_reduction' on a target construct is not supported", red.coord)
             k = kernels[id(c)]
             kname = kernel_names[id(k)]
             descs.append(_kernel_desc(k, kname, offload, (kernel_modes or {}).get(id(k), "generic"),
@@ -212,17 +212,21 @@ def _data_task_vars(d, env) -> tuple[list[str], list[str]]:
 def _target_task(d, env, maps: list[MapEntry], exprs: tuple[str, ...], task_vars) -> TargetTask | None:
     nowait = d.has("nowait")
     depends = tuple((c.dep_type, ", ".join(item.text for item in c.items)) for c in d.clauses_of("depend"))
-    if not nowait and not depends:
+    in_reductions = tuple((c.op, ", ".join(item.text for item in c.items)) for c in d.clauses_of("in_reduction"))
+    if not nowait and not depends and not in_reductions:
         return None
+    reduced = {item.name for c in d.clauses_of("in_reduction") for item in c.items}
     shared, values = task_vars
+    shared = [n for n in shared if n not in reduced]
+    values = [n for n in values if n not in reduced]
     # Names in section bounds and clause expressions are read when the task runs: take
     # their values at the construct (firstprivate), unless the construct maps them.
     for text in [m.begin for m in maps] + [m.size for m in maps] + list(exprs):
         values += _IDENT.findall(text)
     local = lambda n: (sym := env.lookup(n)) is not None and sym.kind == "var" and not sym.is_global
     shared_out = _unique(n for n in shared if local(n))
-    first_out = _unique(n for n in values if local(n) and n not in shared_out)
-    return TargetTask(nowait, depends, tuple(shared_out), tuple(first_out))
+    first_out = _unique(n for n in values if local(n) and n not in shared_out and n not in reduced)
+    return TargetTask(nowait, depends, tuple(shared_out), tuple(first_out), in_reductions)
 
 
 def _unique(names) -> list[str]:
@@ -273,7 +277,7 @@ def _host_fallback(construct_text: str, d, in_task: bool) -> str:
     `has_device_addr`) are left out."""
     nl = construct_text.find("\n")
     line, rest = (construct_text, "") if nl < 0 else (construct_text[:nl], construct_text[nl:])
-    kinds = ("if", "map", "has_device_addr", "uses_allocators") + (("nowait", "depend") if in_task else ())
+    kinds = ("if", "map", "has_device_addr", "uses_allocators") + (("nowait", "depend", "in_reduction") if in_task else ())
     out, pos, extra = [], 0, []
     for start, end, kind, arg in _clause_spans(line, kinds):
         if kind == "uses_allocators":
@@ -281,6 +285,14 @@ def _host_fallback(construct_text: str, d, in_task: bool) -> str:
             # the host, and gcc 12 does not know the clause (OpenMP 5.0).
             out.append(line[pos:start])
             pos = end
+            continue
+        if kind == "in_reduction":
+            # The target task around the construct joined the task reduction: the items are
+            # its copies, which the construct maps tofrom (a scalar would otherwise be
+            # firstprivate in the host fallback and its update lost).
+            out.append(line[pos:start])
+            pos = end
+            extra.append(f"map(tofrom: {arg.partition(':')[2].strip()})")
             continue
         if kind == "has_device_addr":
             # On the host every address is the host's: the clause says nothing there, and gcc 12

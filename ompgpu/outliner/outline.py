@@ -293,7 +293,7 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
     device_ptrs = _items_by_clause(d, ("is_device_ptr", "has_device_addr"))
     # A reduction, lastprivate or linear list item of a combined target construct is mapped
     # tofrom (OpenMP 5.0).
-    reduction_vars = _items_by_clause(d, ("reduction", "lastprivate", "linear"))
+    reduction_vars = _items_by_clause(d, ("reduction", "lastprivate", "linear", "in_reduction"))
     linear_vars = _items_by_clause(d, ("linear",))
     implicit_rule = _defaultmap_rules(d)
     loop_vars = loop_var_names(n.body, collapse_depth(d)) if any(
