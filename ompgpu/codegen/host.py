@@ -150,7 +150,14 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
     body = replace(0, len(text), sorted(spans, key=lambda s: (s[0], -s[1])))
     body = _rename_host_api(body, pre)
     globals_ = [{"name": g, "link": g in link_globals} for g in device_globals]
-    return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body, globals=globals_)
+    return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body, globals=globals_,
+                  unified_shared_memory=_requires(program, "unified_shared_memory"))
+
+
+def _requires(program: Program, clause: str) -> bool:
+    """Whether a `#pragma omp requires` of the file has that clause."""
+    return any(isinstance(node, OmpConstruct) and node.directive.name == "requires" and node.directive.has(clause)
+               for node in program.bound.ast.ext)
 
 
 def _link_globals(program: Program) -> frozenset[str]:
@@ -329,7 +336,7 @@ def _host_fallback(construct_text: str, d, in_task: bool) -> str:
 _REQUIRES_LINE = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+omp[ \t]+requires\b)(.*)$", re.M)
 # requires clauses that ompgpu satisfies itself and the host compiler may reject (gcc 12 has
 # "sorry, unimplemented" for unified_address): left out of the host code.
-_REQUIREMENTS_MET_BY_OMPGPU = ("unified_address",)
+_REQUIREMENTS_MET_BY_OMPGPU = ("unified_address", "unified_shared_memory")
 
 
 _HOST_DROPPED_DIRECTIVE_LINE = re.compile(

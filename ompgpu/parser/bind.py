@@ -742,9 +742,9 @@ def _pragma_text_col(lines: list[str] | None, line: int, fallback: int) -> int:
 # What a `requires` clause asks that ompgpu cannot promise (OpenMP: an implementation that
 # does not support a requirement must reject the program at compile time). unified_address
 # holds (CUDA's unified virtual addressing); dynamic_allocators and atomic_default_mem_order
-# are honoured.
+# are honoured; unified_shared_memory is the runtime's to check: only devices that can access
+# pageable host memory are available to such a program.
 _UNMET_REQUIREMENTS = {
-    "unified_shared_memory": "host memory that no map names is not accessible to target regions",
     "reverse_offload": "target regions cannot run host code (device(ancestor: 1))",
 }
 

@@ -33,6 +33,8 @@
 // (fiber stack bytes, default 65536, 256 KiB under -fsanitize=address), OMPGPU_EMU_SMS
 // (reported SM count, default 132),
 // OMPGPU_EMU_DEVICES (device count, default 1; 0 emulates a machine without a GPU),
+// OMPGPU_EMU_PAGEABLE (cudaDevAttrPageableMemoryAccess, default 1: kernels run on the host and
+// reach any host memory; 0 emulates a GPU without HMM/ATS, such as a PCIe H100 on most kernels),
 // OMPGPU_EMU_MEM (device memory bytes, default 80 GiB), OMPGPU_EMU_TIMEOUT (seconds a launch
 // may take before it is reported as hung, default 0 = no limit), OMPGPU_EMU_SPIN_LIMIT
 // (consecutive spin-yields without progress in a block before a livelock is reported,
@@ -211,6 +213,7 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
   cudaDevAttrMaxRegistersPerMultiprocessor = 82,
   cudaDevAttrManagedMemory = 83,
+  cudaDevAttrPageableMemoryAccess = 88,
   cudaDevAttrCooperativeLaunch = 95,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
   cudaDevAttrMaxBlocksPerMultiprocessor = 106
@@ -386,6 +389,7 @@ struct Config {
   size_t stack;
   int sms;
   int devices;
+  int pageable;
   unsigned long long mem;
   long timeout_s;
   unsigned long long spin_limit;
@@ -400,6 +404,7 @@ inline const Config &config() {
     k.stack = (size_t)((st + pg - 1) / pg * pg);
     k.sms = (int)std::max(1L, env_long("OMPGPU_EMU_SMS", 132));
     k.devices = (int)std::max(0L, std::min(env_long("OMPGPU_EMU_DEVICES", 1), 64L));
+    k.pageable = env_long("OMPGPU_EMU_PAGEABLE", 1) != 0;
     const char *m = getenv("OMPGPU_EMU_MEM");
     k.mem = (m && *m) ? strtoull(m, nullptr, 0) : (80ull << 30);
     k.timeout_s = env_long("OMPGPU_EMU_TIMEOUT", 0);
@@ -2084,7 +2089,7 @@ OMPGPU_EMU_API cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int dev
   prop->regsPerMultiprocessor = 65536;
   prop->managedMemory = 1;
   prop->concurrentManagedAccess = 1;
-  prop->pageableMemoryAccess = 0;
+  prop->pageableMemoryAccess = ompgpu_emu::config().pageable;
   prop->cooperativeLaunch = 1;
   prop->sharedMemPerBlockOptin = ompgpu_emu::kMaxDynShared;
   prop->maxBlocksPerMultiProcessor = 32;
@@ -2121,6 +2126,7 @@ OMPGPU_EMU_API cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr att
     case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
     case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
     case cudaDevAttrManagedMemory: *value = 1; break;
+    case cudaDevAttrPageableMemoryAccess: *value = p.pageableMemoryAccess; break;
     case cudaDevAttrCooperativeLaunch: *value = 1; break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = (int)p.sharedMemPerBlockOptin; break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;

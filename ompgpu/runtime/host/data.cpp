@@ -222,6 +222,7 @@ void map_enter(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps)
     }
     if (e.flags & OMPGPU_MAP_PRESENT)
       fatal(loc, "'%s' is not present on device %d (map with the 'present' modifier)", item_name(e), dev.id);
+    if (unified_shared_memory()) continue;   // the device uses the host's storage: nothing to allocate or copy
     m = allocate(dev, loc, e, s);
     created.push_back(m);
     if (e.flags & OMPGPU_MAP_TO) copy_to_device(dev, loc, e, m);
@@ -278,7 +279,8 @@ std::uintptr_t translate_entry(Device &dev, const Loc &loc, const ompgpu_map_ent
   std::uintptr_t b = addr(e.begin);
   if (!b) return 0;
   Mapping *m = nullptr;
-  if (dev.table.find(b, 0, &m) != Lookup::Contained || absent_link(m)) return 0;
+  if (dev.table.find(b, 0, &m) != Lookup::Contained || absent_link(m))
+    return unified_shared_memory() ? addr(e.base) : 0;   // unified shared memory: the host's own address
   return m->translate(b) - (b - addr(e.base));
 }
 

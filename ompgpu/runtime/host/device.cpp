@@ -8,6 +8,7 @@ namespace ompgpu_host {
 
 namespace {
 
+std::atomic<bool> g_unified_shared_memory{false};
 std::once_flag g_init_once;
 std::atomic<Runtime *> g_rt{nullptr};
 
@@ -47,7 +48,21 @@ void init_runtime(Runtime *r) {
     if (p.maxThreadsPerBlock > 0) d->max_threads_per_block = p.maxThreadsPerBlock;
     if (p.maxThreadsPerMultiProcessor > 0) d->max_threads_per_sm = p.maxThreadsPerMultiProcessor;
     d->total_mem = p.totalGlobalMem;
+    int pageable = 0;
+    if (cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, i) != cudaSuccess) (void)cudaGetLastError();
+    d->pageable_memory_access = pageable != 0;
     r->devices.push_back(d);
+  }
+  if (unified_shared_memory()) {
+    for (Device *d : r->devices) {
+      if (d->pageable_memory_access) continue;
+      // OpenMP: a device that does not meet the program's requirements is not available.
+      r->unavailable_reason = "the program requires unified_shared_memory, and device " + std::to_string(d->id) + " (" +
+                              d->name + ") cannot access pageable host memory (cudaDevAttrPageableMemoryAccess is 0)";
+      for (Device *x : r->devices) delete x;
+      r->devices.clear();
+      return;
+    }
   }
   r->num_devices = n;
   r->available = true;
@@ -55,6 +70,8 @@ void init_runtime(Runtime *r) {
 }
 
 }  // namespace
+
+bool unified_shared_memory() { return g_unified_shared_memory.load(); }
 
 Runtime &rt() {
   std::call_once(g_init_once, [] {
@@ -157,3 +174,10 @@ extern "C" void omp_set_default_device(int device_num) { ompgpu_omp_set_default_
 extern "C" int omp_get_initial_device(void) { return ompgpu_omp_get_initial_device(); }
 extern "C" int omp_is_initial_device(void) { return ompgpu_omp_is_initial_device(); }
 extern "C" int omp_get_device_num(void) { return ompgpu_omp_get_device_num(); }
+
+extern "C" void ompgpu_require_unified_shared_memory(void) {
+  if (ompgpu_host::runtime_started() && !ompgpu_host::unified_shared_memory())
+    ompgpu_host::fatal(ompgpu_host::Loc(), "'requires unified_shared_memory' in code loaded after the first target "
+                                          "construct ran; the requirement must hold for the whole program");
+  ompgpu_host::g_unified_shared_memory.store(true);
+}

@@ -214,6 +214,7 @@ struct Device {
   int max_threads_per_block = 1024;
   int max_threads_per_sm = 2048;
   std::size_t total_mem = 0;
+  bool pageable_memory_access = false;   // kernels can read and write any host memory (HMM, ATS)
   PresentTable table;
   DeviceMemoryCache cache;       // the table's device memory (guarded by rt().mu)
 };
@@ -227,6 +228,10 @@ struct Runtime {
 };
 
 Runtime &rt();                   // lazily initialised (thread-safe), never destroyed
+// `requires unified_shared_memory` (ompgpu_require_unified_shared_memory): host memory is the
+// devices' too. Only devices with pageable memory access are usable then, and a variable no
+// map made present is used where it is (maps of such variables neither allocate nor copy).
+bool unified_shared_memory();
 bool runtime_started();          // rt() has been initialised (does not initialise it)
 // Number of usable devices: 0 when OMP_TARGET_OFFLOAD=DISABLED or no GPU.
 int usable_devices();

@@ -154,6 +154,12 @@ int   ompgpu_omp_target_memcpy_rect(void *dst, const void *src, size_t element_s
                                     const size_t *volume, const size_t *dst_offsets, const size_t *src_offsets,
                                     const size_t *dst_dimensions, const size_t *src_dimensions,
                                     int dst_device_num, int src_device_num);
+/* `#pragma omp requires unified_shared_memory` in the program (called by a constructor of each
+   file that has it): only devices that can access pageable host memory are available, and
+   maps of variables that are not present neither allocate nor copy (the device uses the
+   host's storage). */
+void ompgpu_require_unified_shared_memory(void);
+
 /* Embedding: for a caller that loads compiled code and calls into it (the Python API). */
 /* Runs fn(ctx) on this thread; a runtime error inside it (a failed map, a kernel fault, a
    bad device number) returns 1 with the error's text (what would have been printed before

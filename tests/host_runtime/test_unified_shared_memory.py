@@ -1,0 +1,52 @@
+"""`#pragma omp requires unified_shared_memory` (OpenMP 5.0) under the emulator: on a device that
+can access pageable host memory the regions use host memory where it is (maps neither
+allocate nor copy); on one that cannot (OMPGPU_EMU_PAGEABLE=0, like the H100 machine of
+bench/results/programs-h100-2026-11-25-run24-*), no device is available, so the regions run
+on the host, and OMP_TARGET_OFFLOAD=MANDATORY is an error saying why."""
+import os
+import subprocess
+
+from ompgpu.cli import main
+
+SOURCE = r"""
+#include <stdio.h>
+#include <stdlib.h>
+#include <omp.h>
+#pragma omp requires unified_shared_memory
+int main(void) {
+  int n = 1000;
+  double *a = malloc(n * sizeof(double));
+  for (int i = 0; i < n; i++) a[i] = i;
+  int on_device = 0;
+  #pragma omp target map(from: on_device)
+  {
+    on_device = !omp_is_initial_device();
+    for (int i = 0; i < n; i++) a[i] *= 2;
+  }
+  double s = 0;
+  #pragma omp target teams distribute parallel for reduction(+: s) map(tofrom: s)
+  for (int i = 0; i < n; i++) s += a[i];
+  printf("on a device: %d, a[999]=%g, sum=%g\n", on_device, a[999], s);
+  free(a);
+  return 0;
+}
+"""
+
+
+def run(exe, **env):
+    return subprocess.run([str(exe)], capture_output=True, text=True, env={**os.environ, "OMPGPU_INFO": "1", **env})
+
+
+def test_unified_shared_memory(tmp_path):
+    src = tmp_path / "usm.c"
+    src.write_text(SOURCE)
+    exe = tmp_path / "usm"
+    assert main(["cc", "--offload=emu", str(src), "-o", str(exe)]) == 0
+    r = run(exe)
+    assert r.returncode == 0 and r.stdout == "on a device: 1, a[999]=1998, sum=999000\n", r.stdout + r.stderr
+    assert "kernel __omp_offloading_main_l11" in r.stderr and "copy" not in r.stderr and "alloc" not in r.stderr
+    r = run(exe, OMPGPU_EMU_PAGEABLE="0")
+    assert r.returncode == 0 and r.stdout == "on a device: 0, a[999]=1998, sum=999000\n", r.stdout + r.stderr
+    r = run(exe, OMPGPU_EMU_PAGEABLE="0", OMP_TARGET_OFFLOAD="MANDATORY")
+    assert r.returncode == 1 and "requires unified_shared_memory, and device 0" in r.stderr
+    assert "cannot access pageable host memory" in r.stderr
