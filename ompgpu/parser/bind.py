@@ -550,9 +550,11 @@ class _Binder:
         for x in decls:
             if not isinstance(x, c_ast.Decl) or x.storage or isinstance(x.type, c_ast.FuncDecl):
                 what = "a declaration with a storage class" if isinstance(x, c_ast.Decl) else "a statement"
+                where = self.pre.user_coord(x.coord.line, x.coord.column) if x.coord else None
+                clause = d.clause("collapse")
                 raise self._err(UnsupportedError, f"collapse of an imperfectly nested loop nest with {what} between the "
-                                f"loops is not supported yet (only declarations may stand before the inner loop)",
-                                self.pre.user_coord(x.coord.line, x.coord.column) if x.coord else d.coord)
+                                f"loops{f' (line {where.line})' if where else ''} is not supported yet (only "
+                                "declarations may stand before the inner loop)", clause.coord if clause else d.coord)
         names = {x.name for x in decls}
         header_names = {n.name for part in (inner.init, inner.cond, inner.next) if part is not None
                         for n in _walk(part) if isinstance(n, c_ast.ID)}

@@ -1,4 +1,4 @@
-// expect-error: 7:5: collapse of an imperfectly nested loop nest with a statement between the loops is not supported yet
+// expect-error: 4:52: collapse of an imperfectly nested loop nest with a statement between the loops (line 7) is not supported yet
 int main(void) {
   int a[16][16], count = 0;
   #pragma omp target teams distribute parallel for collapse(2) map(from: a) map(tofrom: count)
