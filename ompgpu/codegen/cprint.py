@@ -14,7 +14,7 @@ from pycparser import c_ast, c_generator
 # Statement nodes that are expressions or declarations: printed with a ';'.
 _SEMICOLON_STATEMENTS = (c_ast.Decl, c_ast.Assignment, c_ast.Cast, c_ast.UnaryOp, c_ast.BinaryOp, c_ast.TernaryOp,
                          c_ast.FuncCall, c_ast.ArrayRef, c_ast.StructRef, c_ast.Constant, c_ast.ID, c_ast.Typedef,
-                         c_ast.ExprList, c_ast.CompoundLiteral, c_ast.DeclList)
+                         c_ast.ExprList, c_ast.CompoundLiteral, c_ast.DeclList, c_ast.StaticAssert)
 _DECLARATORS = (c_ast.PtrDecl, c_ast.ArrayDecl, c_ast.FuncDecl)
 
 
