@@ -326,16 +326,22 @@ class _Binder:
         return new
 
     def _declare_initializer_functions(self, ast: c_ast.FileAST) -> None:
-        """A function that the initializer of a declare target variable names is declare
-        target too (OpenMP 5.0), so that the device copy of `int (*op)(int) = twice;` points at
-        a device function."""
-        functions = {n.decl.name for n in ast.ext if isinstance(n, c_ast.FuncDef)}
-        functions |= {n.name for n in ast.ext if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.FuncDecl)}
-        for n in ast.ext:
-            if isinstance(n, c_ast.Decl) and n.name in self.declare_target and n.init is not None:
-                for ref in _walk(n.init):
-                    if isinstance(ref, c_ast.ID) and ref.name in functions:
-                        self.declare_target.add(ref.name)
+        """A function or global variable that the initializer of a declare target variable
+        names is declare target too (OpenMP 5.0), so that the device copy of
+        `int (*op)(int) = twice;` points at a device function and that of `int *p = &x;` at the
+        device's x. Repeated until nothing is added (x's own initializer may name another)."""
+        names = {n.decl.name for n in ast.ext if isinstance(n, c_ast.FuncDef)}
+        names |= {n.name for n in ast.ext if isinstance(n, c_ast.Decl) and n.name and
+                  not (n.storage and "typedef" in n.storage)}
+        changed = True
+        while changed:
+            changed = False
+            for n in ast.ext:
+                if isinstance(n, c_ast.Decl) and n.name in self.declare_target and n.init is not None:
+                    for ref in _walk(n.init):
+                        if isinstance(ref, c_ast.ID) and ref.name in names and ref.name not in self.declare_target:
+                            self.declare_target.add(ref.name)
+                            changed = True
 
     def _declare_names(self, node: c_ast.Node) -> None:
         for name in _declared_names(node):
