@@ -35,6 +35,7 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerBlock = 1,
   cudaDevAttrClockRate = 13,
   cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrPageableMemoryAccess = 88,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
 };
 typedef struct CUstream_st *cudaStream_t;
@@ -153,6 +154,7 @@ inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int d) {
     case cudaDevAttrClockRate: *v = p.clockRate; break;
     case cudaDevAttrMultiProcessorCount: *v = p.multiProcessorCount; break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; break;
+    case cudaDevAttrPageableMemoryAccess: *v = 0; break;
   }
   return cudaSuccess;
 }
@@ -196,6 +198,14 @@ inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKi
 }
 inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind k, cudaStream_t = 0) {
   return cudaMemcpy(dst, src, n, k);
+}
+// height rows of width bytes, pitch bytes apart on each side
+inline cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                                     cudaMemcpyKind k, cudaStream_t = 0) {
+  for (size_t r = 0; r < height; ++r)
+    if (cudaError_t e = cudaMemcpy(static_cast<char *>(dst) + r * dpitch, static_cast<const char *>(src) + r * spitch, width, k))
+      return e;
+  return cudaSuccess;
 }
 inline cudaError_t cudaMemset(void *p, int v, size_t n) {
   std::memset(p, v, n);
