@@ -153,6 +153,13 @@ class CPrinter(c_generator.CGenerator):
         text = self.visit(n)
         return marker + self.indent() + text + ("" if text.endswith("\n") else "\n") + end
 
+    def visit_StaticAssert(self, n):
+        # pycparser's own spelling differs between releases (", " or ","): one spelling here.
+        text = "_Static_assert(" + self.visit(n.cond)
+        if n.message is not None:
+            text += ", " + self.visit(n.message)
+        return text + ")"
+
     def visit_Compound(self, n):
         text = self.indent() + "{\n"
         self.indent_level += 2

@@ -339,7 +339,22 @@ def parse_c(pre: PreprocessedUnit) -> ParsedUnit:
         raise CSyntaxError(f"syntax error: {exc}", SourceCoord(pre.path, 1, 1)) from None
     # The builtin typedefs were only there for the parser: drop them from the program.
     ast.ext = ast.ext[_BUILTIN_TYPEDEFS.count(";"):]
+    _drop_static_assert_semicolons(ast)
     return ParsedUnit(pre, ast)
+
+
+def _drop_static_assert_semicolons(ast: c_ast.FileAST) -> None:
+    """pycparser 3.0 reads `_Static_assert(...);` in a block as the assertion and an empty
+    statement; later releases as the assertion alone. The empty statement is dropped, so that
+    every supported release gives the same tree (and the same generated code)."""
+    stack = [ast]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, c_ast.Compound) and node.block_items:
+            node.block_items = [item for i, item in enumerate(node.block_items)
+                                if not (isinstance(item, c_ast.EmptyStatement) and i > 0 and
+                                        isinstance(node.block_items[i - 1], c_ast.StaticAssert))]
+        stack.extend(child for _, child in node.children())
 
 
 def _describe_parse_error(msg: str) -> str:
