@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from ompgpu.parser.bind import OmpConstruct, enumerators
-from ompgpu.parser.cfront import is_offsetof, offsetof_subscripts
+from ompgpu.parser.cfront import is_offsetof, offsetof_subscripts, param_decls, walk_nodes  # noqa: F401 - re-exported
 
 
 @dataclass(frozen=True, eq=False)
@@ -131,14 +131,6 @@ def _declare_enumerators(env: Env, t: c_ast.Node | None) -> None:
         env.add(Symbol(e.name, "enumerator", e, True))
 
 
-def param_decls(fn: c_ast.FuncDef) -> list[c_ast.Decl]:
-    ftype = fn.decl.type
-    while not isinstance(ftype, c_ast.FuncDecl):
-        ftype = ftype.type
-    params = ftype.args.params if ftype.args is not None else []
-    return [p for p in params if isinstance(p, c_ast.Decl) and p.name]
-
-
 # ---------------------------------------------------------------------------
 # Types
 
@@ -178,15 +170,6 @@ def is_aggregate(t: c_ast.Node | None, env: Env | None = None) -> bool:
         if sym is not None and sym.kind == "typedef":
             return is_aggregate(sym.decl.type, env) or is_array(sym.decl.type)
     return False
-
-
-def walk_nodes(node: c_ast.Node):
-    """The node and every node below it (iteratively: expressions can nest thousands deep)."""
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        yield n
-        todo.extend(child for _, child in n.children())
 
 
 def has_side_effect(expr: c_ast.Node | None, pure_calls) -> bool:

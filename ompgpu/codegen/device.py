@@ -21,7 +21,7 @@ from ompgpu.codegen.render import render
 from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError, note_location
 from ompgpu.outliner.outline import (DEVICE_UNSUPPORTED, Capture, Kernel, Program, Sharing, check_device_clauses, kernel_scope,
                                      region_sharing, unique_kernel_names)
-from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest, loop_var_names
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_header_names, loop_nest, loop_var_names
 from ompgpu.parser.directives import Directive
 from ompgpu.parser.clause_rules import int_constant
 from ompgpu.plan.mode import KernelPlan
@@ -408,25 +408,28 @@ def _region_tail(body: c_ast.Node) -> int | None:
     return None
 
 
-def _is_narrow_integer(t: c_ast.Node | None, env: Env) -> bool:
-    """Whether t (typedefs followed) is an integer type of at most 32 bits: char, short, int,
-    with or without signed/unsigned (`long` and `_Bool` are not)."""
+def _integer_words(t: c_ast.Node | None, env: Env) -> frozenset[str] | None:
+    """The words of an integer type named by t (typedefs followed) without signed/unsigned
+    ({'int'}, {'long', 'long'} as {'long'}, the empty set for a plain `unsigned`); None for
+    any other type, an enum and `_Bool` included."""
     t = resolve_typedef(t, env)
     if not (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType)):
-        return False
-    names = set(t.type.names) - {"signed", "unsigned"}
-    return names <= {"int", "short", "char"}
+        return None
+    words = frozenset(t.type.names) - {"signed", "unsigned"}
+    return words if words <= {"int", "short", "char", "long"} else None
+
+
+def _is_narrow_integer(t: c_ast.Node | None, env: Env) -> bool:
+    """Whether t is an integer type of at most 32 bits: char, short, int, with or without
+    signed/unsigned (`long` and `_Bool` are not)."""
+    words = _integer_words(t, env)
+    return words is not None and "long" not in words
 
 
 def _is_integer_type(t: c_ast.Node | None, env: Env) -> bool:
     """Whether t (typedefs followed) is an integer type (an enum counts; _Bool does not)."""
-    t = resolve_typedef(t, env)
-    if not isinstance(t, c_ast.TypeDecl):
-        return False
-    if isinstance(t.type, c_ast.Enum):
-        return True
-    names = set(t.type.names) - {"signed", "unsigned", "const", "volatile"} if isinstance(t.type, c_ast.IdentifierType) else {"?"}
-    return bool(names) and names <= {"int", "short", "char", "long"} or (not names and isinstance(t.type, c_ast.IdentifierType))
+    resolved = resolve_typedef(t, env)
+    return _integer_words(t, env) is not None or (isinstance(resolved, c_ast.TypeDecl) and isinstance(resolved.type, c_ast.Enum))
 
 
 class _Emitter(CGen):
@@ -1027,8 +1030,7 @@ class _Emitter(CGen):
         # non-rectangular nests are not supported yet).
         outer: set[str] = set()
         for f, loop in zip(nest, loops):
-            used = {x.name for part in (f.init, f.cond, f.next) if part is not None
-                    for x in walk_nodes(part) if isinstance(x, c_ast.ID)} - {loop.var}
+            used = loop_header_names(f) - {loop.var}
             dependent = sorted(used & outer)
             if dependent:
                 raise UnsupportedError(f"collapse of a non-rectangular loop nest (the bounds of the loop over "

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pycparser import c_ast
 
 from ompgpu.errors import OmpgpuError, OmpSemanticError, OmpSyntaxError, SourceCoord, UnsupportedError
-from ompgpu.parser.cfront import ParsedUnit, PreprocessedUnit, is_offsetof, offsetof_subscripts
+from ompgpu.parser.cfront import ParsedUnit, PreprocessedUnit, is_offsetof, offsetof_subscripts, param_decls, walk_nodes
 from ompgpu.parser.context import select_metadirective
 from ompgpu.parser.clause_rules import int_constant
 from ompgpu.parser.directives import Directive, ExprClause
@@ -172,13 +172,6 @@ def loop_nest(stmt: c_ast.Node, depth: int) -> list[c_ast.For]:
     return loops
 
 
-def _walk(node: c_ast.Node):
-    """node and every node under it."""
-    yield node
-    for _, child in node.children():
-        yield from _walk(child)
-
-
 def _for_vars(f: c_ast.For) -> list[str]:
     """The variables a for loop's init declares or assigns."""
     if isinstance(f.init, c_ast.DeclList):
@@ -186,6 +179,12 @@ def _for_vars(f: c_ast.For) -> list[str]:
     if isinstance(f.init, c_ast.Assignment) and isinstance(f.init.lvalue, c_ast.ID):
         return [f.init.lvalue.name]
     return []
+
+
+def loop_header_names(f: c_ast.For) -> set[str]:
+    """The names a for loop's init, condition and increment use."""
+    return {n.name for part in (f.init, f.cond, f.next) if part is not None
+            for n in walk_nodes(part) if isinstance(n, c_ast.ID)}
 
 
 def loop_var_names(body: c_ast.Node, depth: int) -> tuple[str, ...]:
@@ -320,12 +319,12 @@ class _Binder:
         if open_blocks:
             d = open_blocks[-1]
             raise self._err(OmpSemanticError, "'#pragma omp declare target' without a matching 'end declare target'", d.coord)
-        self._declare_initializer_functions(ast)
+        self._declare_initializer_references(ast)
         new = copy.copy(ast)
         new.ext = ext
         return new
 
-    def _declare_initializer_functions(self, ast: c_ast.FileAST) -> None:
+    def _declare_initializer_references(self, ast: c_ast.FileAST) -> None:
         """A function or global variable that the initializer of a declare target variable
         names is declare target too (OpenMP 5.0), so that the device copy of
         `int (*op)(int) = twice;` points at a device function and that of `int *p = &x;` at the
@@ -338,7 +337,7 @@ class _Binder:
             changed = False
             for n in ast.ext:
                 if isinstance(n, c_ast.Decl) and n.name in self.declare_target and n.init is not None:
-                    for ref in _walk(n.init):
+                    for ref in walk_nodes(n.init):
                         if isinstance(ref, c_ast.ID) and ref.name in names and ref.name not in self.declare_target:
                             self.declare_target.add(ref.name)
                             changed = True
@@ -383,8 +382,9 @@ class _Binder:
             raise self._err(type(exc), exc.message, exc.coord)
 
     def _bind_funcdef(self, fn: c_ast.FuncDef) -> c_ast.FuncDef:
-        self._push_scope(_param_names(fn))
-        for p in _param_decls(fn):
+        params = param_decls(fn)
+        self._push_scope(p.name for p in params)
+        for p in params:
             self._note_types(p)
         _UndeclaredChecker(self.scopes, self.pre).visit(fn.body)
         self.function_name = fn.decl.name
@@ -453,9 +453,9 @@ class _Binder:
         if not defaults or d.clause("defaultmap") is not None:
             return d
         named = {item.name for c in d.clauses for item in getattr(c, "items", ())}
-        inner = {n.name for n in _walk(body) if isinstance(n, c_ast.Decl) and n.name}
+        inner = {n.name for n in walk_nodes(body) if isinstance(n, c_ast.Decl) and n.name}
         used = []
-        for n in _walk(body):
+        for n in walk_nodes(body):
             if isinstance(n, c_ast.ID) and n.name not in named and n.name not in inner and n.name not in used:
                 value, _ = self._var_type(n.name)
                 if value in defaults:
@@ -561,11 +561,9 @@ class _Binder:
                 raise self._err(UnsupportedError, f"collapse of an imperfectly nested loop nest with {what} between the "
                                 f"loops{f' (line {where.line})' if where else ''} is not supported yet (only "
                                 "declarations may stand before the inner loop)", clause.coord if clause else d.coord)
-        names = {x.name for x in decls}
-        header_names = {n.name for part in (inner.init, inner.cond, inner.next) if part is not None
-                        for n in _walk(part) if isinstance(n, c_ast.ID)}
-        if names & header_names:
-            name = sorted(names & header_names)[0]
+        names = {x.name for x in decls} & loop_header_names(inner)
+        if names:
+            name = sorted(names)[0]
             where = d.clause("collapse")
             raise self._err(UnsupportedError, f"collapse of a loop nest whose inner loop's bounds use '{name}', declared "
                             "between the loops, is not supported yet", where.coord if where is not None else d.coord)
@@ -604,9 +602,7 @@ class _Binder:
         outer: set[str] = set()
         keep = len(nest)
         for k, f in enumerate(nest):
-            header = {n.name for part in (f.init, f.cond, f.next) if part is not None
-                      for n in _walk(part) if isinstance(n, c_ast.ID)}
-            if header & outer:
+            if loop_header_names(f) & outer:
                 keep = k
                 break
             outer |= set(_for_vars(f))
@@ -717,22 +713,6 @@ def enumerators(t: c_ast.Node | None) -> list[c_ast.Enumerator]:
         else:
             stack.append(getattr(n, "type", None))
     return found
-
-
-def _param_decls(fn: c_ast.FuncDef) -> list[c_ast.Decl]:
-    ftype = fn.decl.type
-    while not isinstance(ftype, c_ast.FuncDecl) and hasattr(ftype, "type"):
-        ftype = ftype.type
-    params = getattr(getattr(ftype, "args", None), "params", None) or []
-    return [p for p in params if isinstance(p, c_ast.Decl)]
-
-
-def _param_names(fn: c_ast.FuncDef) -> list[str]:
-    ftype = fn.decl.type
-    while not isinstance(ftype, c_ast.FuncDecl) and hasattr(ftype, "type"):
-        ftype = ftype.type
-    params = getattr(getattr(ftype, "args", None), "params", None) or []
-    return [p.name for p in params if getattr(p, "name", None)]
 
 
 _PRAGMA_RE = re.compile(r"^\s*#\s*pragma\s*")

@@ -343,18 +343,33 @@ def parse_c(pre: PreprocessedUnit) -> ParsedUnit:
     return ParsedUnit(pre, ast)
 
 
+def walk_nodes(node: c_ast.Node):
+    """The node and every node below it (iteratively: expressions can nest thousands deep)."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        yield n
+        todo.extend(child for _, child in n.children())
+
+
+def param_decls(fn: c_ast.FuncDef) -> list[c_ast.Decl]:
+    """The named parameters of a function definition."""
+    ftype = fn.decl.type
+    while not isinstance(ftype, c_ast.FuncDecl):
+        ftype = ftype.type
+    params = ftype.args.params if ftype.args is not None else []
+    return [p for p in params if isinstance(p, c_ast.Decl) and p.name]
+
+
 def _drop_static_assert_semicolons(ast: c_ast.FileAST) -> None:
     """pycparser 3.0 reads `_Static_assert(...);` in a block as the assertion and an empty
     statement; later releases as the assertion alone. The empty statement is dropped, so that
     every supported release gives the same tree (and the same generated code)."""
-    stack = [ast]
-    while stack:
-        node = stack.pop()
+    for node in walk_nodes(ast):
         if isinstance(node, c_ast.Compound) and node.block_items:
             node.block_items = [item for i, item in enumerate(node.block_items)
                                 if not (isinstance(item, c_ast.EmptyStatement) and i > 0 and
                                         isinstance(node.block_items[i - 1], c_ast.StaticAssert))]
-        stack.extend(child for _, child in node.children())
 
 
 def _describe_parse_error(msg: str) -> str:

@@ -21,6 +21,7 @@ from pycparser import c_ast
 
 from ompgpu.errors import OmpSemanticError
 from ompgpu.parser.bind import BoundUnit, OmpConstruct
+from ompgpu.parser.cfront import walk_nodes
 from ompgpu.parser.context import device_matches
 from ompgpu.parser.directives import Directive, MatchClause, TraitSelector
 
@@ -53,9 +54,9 @@ def resolve_variants(bound: BoundUnit, offload_arch: str = "sm_90") -> BoundUnit
     for node in bound.ast.ext:
         if isinstance(node, c_ast.FuncDef) and _calls_any(node.body, chosen):
             node = copy.deepcopy(node)
-            if any(isinstance(n, OmpConstruct) and "target" in n.directive.leaves for n in _walk(node.body)):
+            if any(isinstance(n, OmpConstruct) and "target" in n.directive.leaves for n in walk_nodes(node.body)):
                 # Host code around target regions stays as written: only the regions are device code.
-                for n in _walk(node.body):
+                for n in walk_nodes(node.body):
                     if isinstance(n, OmpConstruct) and "target" in n.directive.leaves and n.body is not None:
                         _rename_calls(n.body, chosen)
             else:
@@ -94,19 +95,13 @@ def _collect(bound: BoundUnit) -> list[_Variant]:
     return found
 
 
-def _walk(node: c_ast.Node):
-    yield node
-    for _, child in node.children():   # an OmpConstruct's children are its body
-        yield from _walk(child)
-
-
 def _calls_any(node: c_ast.Node, names: dict[str, str]) -> bool:
     return any(isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in names
-               for n in _walk(node))
+               for n in walk_nodes(node))
 
 
 def _rename_calls(node: c_ast.Node, names: dict[str, str]) -> None:
     """In place, on a private copy: calls of a base function become calls of its variant."""
-    for n in _walk(node):
+    for n in walk_nodes(node):
         if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in names:
             n.name = c_ast.ID(names[n.name.name], n.name.coord)

@@ -64,6 +64,13 @@ class HostRuntime:
             fn = getattr(lib, name)
             fn.restype, fn.argtypes = restype, argtypes
         self.lib = lib
+        self._buffers = threading.local()  # each calling thread's buffer for a runtime error's text
+
+    def _message_buffer(self):
+        buffer = getattr(self._buffers, "message", None)
+        if buffer is None:
+            buffer = self._buffers.message = ctypes.create_string_buffer(MESSAGE_CAPACITY)
+        return buffer
 
     def load(self, path: str) -> ctypes.CDLL:
         return ctypes.CDLL(path, mode=ctypes.RTLD_LOCAL)
@@ -83,7 +90,7 @@ class HostRuntime:
                 # Fails where the range is already present (mapped or associated): then it stays as it is.
                 if lib.omp_target_associate_ptr(begin, begin, size, 0, device) == 0:
                     associated.append(begin)
-            message = ctypes.create_string_buffer(MESSAGE_CAPACITY)
+            message = self._message_buffer()
             failed = lib.ompgpu_call_protected(entry, ctypes.byref(block), message, MESSAGE_CAPACITY)
         finally:
             for begin in associated:

@@ -58,8 +58,6 @@ inline bool is_mapped_item(const ompgpu_map_entry &e) {
   return !(e.flags & (OMPGPU_MAP_LITERAL | OMPGPU_MAP_ATTACH_ONLY | OMPGPU_MAP_ATTACH));
 }
 
-// A `declare target link` variable is present only while something maps it.
-inline bool absent_link(const Mapping *m) { return m->link && m->refcount == 0; }
 
 std::size_t item_size(const Loc &loc, const ompgpu_map_entry &e) {
   if (e.size < 0) fatal(loc, "negative size (%lld bytes) in the map of '%s'", e.size, item_name(e));
@@ -80,6 +78,17 @@ bool contains(const std::vector<Mapping *> &v, const Mapping *m) {
 cudaError_t copy_sync(const Loc &loc, Device &dev, void *dst, const void *src, std::size_t s, cudaMemcpyKind kind) {
   cudaStream_t st = thread_stream(loc, dev.id);
   cudaError_t err = cudaMemcpyAsync(dst, src, s, kind, st);
+  if (err == cudaSuccess) err = cudaStreamSynchronize(st);
+  return err;
+}
+
+// The same for count elements of elem bytes, pitch bytes apart on both sides (pitch == elem:
+// one contiguous copy).
+cudaError_t copy_sync_strided(const Loc &loc, Device &dev, void *dst, const void *src, std::size_t elem,
+                              std::size_t count, std::size_t pitch, cudaMemcpyKind kind) {
+  if (pitch == elem) return copy_sync(loc, dev, dst, src, elem * count, kind);
+  cudaStream_t st = thread_stream(loc, dev.id);
+  cudaError_t err = cudaMemcpy2DAsync(dst, pitch, src, pitch, elem, count, kind, st);
   if (err == cudaSuccess) err = cudaStreamSynchronize(st);
   return err;
 }
@@ -354,28 +363,21 @@ namespace {
 // One run of a section update: count elements of elem bytes, stride elements apart, from host
 // address h. Skipped when not present (OpenMP 5.x); a run that leaves its mapping is an error.
 void update_run(Device &dev, const Loc &loc, int flags, std::uintptr_t h, long long count, long long stride,
-                long long elem, const char *name) {
+                long long elem, const char *what) {
   if (count <= 0) return;
   std::size_t span = static_cast<std::size_t>(((count - 1) * stride + 1) * elem);
   Mapping *m = nullptr;
   Lookup r = dev.table.find(h, span, &m);
   if (r == Lookup::NotPresent || (r == Lookup::Contained && absent_link(m))) return;
   if (r == Lookup::Overlap)
-    fatal(loc, "update of '%s' reaches beyond the mapped section '%s'", name ? name : "<unnamed>", m->name.c_str());
+    fatal(loc, "update of '%s' reaches beyond the mapped section '%s'", what, m->name.c_str());
   std::uintptr_t d = m->translate(h);
   if (d == h) return;   // device memory mapped onto itself
-  cudaStream_t st = thread_stream(loc, dev.id);
   const bool to = flags & OMPGPU_MAP_TO;
-  void *dst = ptr(to ? d : h);
-  const void *src = ptr(to ? h : d);
-  cudaMemcpyKind kind = to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
-  cudaError_t err = stride == 1
-      ? cudaMemcpyAsync(dst, src, static_cast<std::size_t>(count * elem), kind, st)
-      : cudaMemcpy2DAsync(dst, static_cast<std::size_t>(stride * elem), src, static_cast<std::size_t>(stride * elem),
-                          static_cast<std::size_t>(elem), static_cast<std::size_t>(count), kind, st);
-  if (err == cudaSuccess) err = cudaStreamSynchronize(st);
-  if (err != cudaSuccess)
-    cuda_fatal(loc, err, strprintf("update of '%s' %s the device", name ? name : "<unnamed>", to ? "to" : "from"));
+  cudaError_t err = copy_sync_strided(loc, dev, ptr(to ? d : h), ptr(to ? h : d), static_cast<std::size_t>(elem),
+                                      static_cast<std::size_t>(count), static_cast<std::size_t>(stride * elem),
+                                      to ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost);
+  if (err != cudaSuccess) cuda_fatal(loc, err, strprintf("update of '%s' %s the device", what, to ? "to" : "from"));
 }
 
 }  // namespace
@@ -387,9 +389,10 @@ extern "C" void ompgpu_target_update_section(const ompgpu_srcloc *l, long long d
   Loc loc = make_loc(l, "target update");
   Device *dev = data_device(loc, device, if_cond);
   if (!dev || ndims <= 0) return;
+  const char *what = name ? name : "<unnamed>";
   for (int k = 0; k < ndims; ++k) {
     if (length[k] < 0 || lower[k] < 0 || stride[k] <= 0)
-      fatal(loc, "section '%s' has a negative bound or a stride below 1 in dimension %d", name ? name : "<unnamed>", k + 1);
+      fatal(loc, "section '%s' has a negative bound or a stride below 1 in dimension %d", what, k + 1);
     if (length[k] == 0) return;
   }
   // Elements per index of each dimension (row-major).
@@ -404,12 +407,12 @@ extern "C" void ompgpu_target_update_section(const ompgpu_srcloc *l, long long d
       offset += (lower[k] + t[static_cast<std::size_t>(k)] * stride[k]) * pitch[static_cast<std::size_t>(k)];
     offset += lower[last];
     update_run(*dev, loc, flags, addr(base) + static_cast<std::uintptr_t>(offset * elem), length[last], stride[last], elem,
-               name);
+               what);
     int k = last - 1;
     while (k >= 0 && ++t[static_cast<std::size_t>(k)] == length[k]) t[static_cast<std::size_t>(k--)] = 0;
     if (k < 0) break;
   }
-  info(loc, "update %s '%s' (section)", (flags & OMPGPU_MAP_TO) ? "to" : "from", name ? name : "<unnamed>");
+  info(loc, "update %s '%s' (section)", (flags & OMPGPU_MAP_TO) ? "to" : "from", what);
 }
 
 extern "C" void *ompgpu_get_device_ptr(const ompgpu_srcloc *l, long long device, void *host_ptr) {

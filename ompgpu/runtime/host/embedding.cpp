@@ -49,7 +49,7 @@ void check_host_extents(Device &dev, const Loc &loc, int n, const ompgpu_map_ent
     if (e.flags & OMPGPU_MAP_ATTACH_ONLY) {
       // A pointer the region uses without a map: present already, or mapped by this construct.
       Mapping *m = nullptr;
-      bool present = dev.table.find(b, 0, &m) == Lookup::Contained && !(m->link && m->refcount == 0);
+      bool present = dev.table.find(b, 0, &m) == Lookup::Contained && !absent_link(m);
       for (int j = 0; j < n && !present; ++j) {
         const ompgpu_map_entry &o = maps[j];
         std::uintptr_t ob = reinterpret_cast<std::uintptr_t>(o.begin);

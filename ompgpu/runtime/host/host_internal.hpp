@@ -135,6 +135,9 @@ struct Mapping {
 
 enum class Lookup { NotPresent, Contained, Overlap };
 
+// A `declare target link` variable is present only while something maps it.
+inline bool absent_link(const Mapping *m) { return m->link && m->refcount == 0; }
+
 class PresentTable {
  public:
   // Finds the mapping that contains [b, b+size). size == 0: b inside a mapping or one
