@@ -610,13 +610,13 @@ class _Emitter(CGen):
     def _task(self, n: OmpConstruct) -> str:
         """Tasks in device code run undeferred: the encountering thread executes the task (or,
         for taskloop, every iteration in order) at once, which OpenMP allows (an included
-        task); `depend` is then satisfied by program order, and taskwait/taskgroup wait for
-        nothing. The data environment is the task's: private and firstprivate copies,
+        task); `depend` (with iterators and depend objects too) is then satisfied by program
+        order, taskwait/taskgroup wait for nothing, and `affinity` (a hint) has nothing to say. The data environment is the task's: private and firstprivate copies,
         explicit or by OpenMP's default rules (a variable the task writes that is not shared
         in the enclosing context is firstprivate)."""
         d = n.directive
         for c in d.clauses:
-            if c.kind in ("detach", "in_reduction", "task_reduction", "affinity"):
+            if c.kind in ("detach", "in_reduction", "task_reduction"):
                 raise UnsupportedError(f"'{c.kind}' on '#pragma omp {d.name}' in device code is not supported yet", c.coord)
         if d.leaves[0] == "taskgroup":
             return self._stmt_text(n.body)
@@ -865,7 +865,8 @@ class _Emitter(CGen):
             return render("stmt.j2", kind="flush")
         if leaf in ("task", "taskloop", "taskgroup"):
             return self._task(n)
-        if leaf in ("taskwait", "taskyield"):
+        if leaf in ("taskwait", "taskyield", "depobj"):
+            # depobj: a dependence object only ever orders device tasks, which run at once
             return render("stmt.j2", kind="nothing", what=d.name)
         if leaf == "single":
             if d.clause("copyprivate") is not None:

@@ -24,7 +24,7 @@ from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.codegen.cprint import CPrinter
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest
 from ompgpu.parser.clause_rules import int_constant
-from ompgpu.parser.directives import ListItem
+from ompgpu.parser.directives import CExpr, ListItem, Section
 
 MAP_FLAGS = {"to": ["OMPGPU_MAP_TO"], "from": ["OMPGPU_MAP_FROM"], "tofrom": ["OMPGPU_MAP_TO", "OMPGPU_MAP_FROM"],
              "alloc": [], "release": ["OMPGPU_MAP_RELEASE"], "delete": ["OMPGPU_MAP_DELETE"], "": []}
@@ -69,8 +69,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
                   kernel_modes: dict[int, str] | None = None, kernel_max_threads: dict[int, int] | None = None,
                   offload_arch: str = "sm_90") -> str:
     pre = program.bound.pre
-    text = _host_metadirectives(_host_dropped_directives(_host_begin_declare_target(_host_requires(pre.text))), offload_arch)
-    text = _host_perfect_collapse(text, program.bound.imperfect_collapses)
+    text = _host_pragma_lines(pre.text, program.bound.imperfect_collapses, offload_arch)
     if offload == "none":
         return text
     line_starts = [0]
@@ -218,7 +217,8 @@ def _data_task_vars(d, env) -> tuple[list[str], list[str]]:
 
 def _target_task(d, env, maps: list[MapEntry], exprs: tuple[str, ...], task_vars) -> TargetTask | None:
     nowait = d.has("nowait")
-    depends = tuple((c.dep_type, ", ".join(item.text for item in c.items)) for c in d.clauses_of("depend"))
+    depends = tuple((c.dep_type if c.iterators is None else f"iterator({c.iterators.text}), {c.dep_type}",
+                     ", ".join(host_item_text(item) for item in c.items)) for c in d.clauses_of("depend"))
     in_reductions = tuple((c.op, ", ".join(item.text for item in c.items)) for c in d.clauses_of("in_reduction"))
     if not nowait and not depends and not in_reductions:
         return None
@@ -333,84 +333,119 @@ def _host_fallback(construct_text: str, d, in_task: bool) -> str:
     return "".join(out) + " " + " ".join(extra + ["if(target: 0)"]) + rest
 
 
-_REQUIRES_LINE = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+omp[ \t]+requires\b)(.*)$", re.M)
 # requires clauses that ompgpu satisfies itself and the host compiler may reject (gcc 12 has
 # "sorry, unimplemented" for unified_address): left out of the host code.
 _REQUIREMENTS_MET_BY_OMPGPU = ("unified_address", "unified_shared_memory")
 
-
-_HOST_DROPPED_DIRECTIVE_LINE = re.compile(
-    r"^[ \t]*#[ \t]*pragma[ \t]+omp[ \t]+(?:allocate[ \t]*\(|declare[ \t]+mapper\b).*$", re.M)
-
-
-_BEGIN_DECLARE_TARGET_LINE = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+omp[ \t]+)begin[ \t]+declare[ \t]+target\b.*$", re.M)
-
-
-def _host_begin_declare_target(text: str) -> str:
-    """`#pragma omp begin declare target [clauses]` (OpenMP 5.1) as the 5.0 `declare target`
-    that gcc 12 knows, padded to its length: its device_type and indirect say nothing about
-    the host's copy of the functions."""
-    if "begin" not in text:
-        return text
-    return _BEGIN_DECLARE_TARGET_LINE.sub(lambda m: (m.group(1) + "declare target").ljust(len(m.group(0))), text)
+_PRAGMA_OMP_LINE = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+)(omp\b.*)$")
+_DROPPED_DIRECTIVE = re.compile(r"omp[ \t]+(?:allocate[ \t]*\(|declare[ \t]+mapper\b)")
+_BEGIN_DECLARE_TARGET = re.compile(r"omp[ \t]+begin[ \t]+declare[ \t]+target\b")
+_REQUIRES = re.compile(r"(omp[ \t]+requires\b)(.*)$")
+_METADIRECTIVE = re.compile(r"omp[ \t]+metadirective\b")
+_SHAPE_START = re.compile(r"\(\s*\[")
 
 
-def _host_dropped_directives(text: str) -> str:
-    """`#pragma omp allocate` and `declare mapper` lines blanked (to their length, so that
-    later offsets stay). The allocate directive says where variables live, which the host
-    program cannot observe beyond alignment; a declare mapper has been applied to the map
-    clauses already (and maps say nothing on the host). gcc 12 implements neither."""
-    if "allocate" not in text and "mapper" not in text:
-        return text
-    return _HOST_DROPPED_DIRECTIVE_LINE.sub(lambda m: " " * len(m.group(0)), text)
-
-
-def _host_perfect_collapse(text: str, imperfect: tuple[tuple[int, int, int], ...]) -> str:
-    """The collapse(n) of each loop directive whose nest is imperfect (OpenMP 5.0) becomes
-    collapse of its perfect depth in the host code: the host compiler (gcc 12 rejects such
-    nests) runs the outer loops collapsed and the rest inside each iteration, which is the same
-    program. Padded to the old length so that later offsets stay."""
-    if not imperfect:
+def _host_pragma_lines(text: str, imperfect: tuple[tuple[int, int, int], ...], offload_arch: str) -> str:
+    """Every `#pragma omp` line of the host code as the host compiler must see it: gcc 12
+    implements OpenMP 4.5 and part of 5.0, and ompgpu lowers the rest itself, so those lines
+    change (see _host_pragma). A changed line is padded with blanks to its old length where it
+    got shorter, and keeps its place: line numbers stay."""
+    collapse_at = {line_no: (depth, perfect) for line_no, depth, perfect in imperfect}
+    if "omp" not in text:
         return text
     lines = text.split("\n")
-    for line_no, depth, perfect in imperfect:
-        line = lines[line_no - 1]
-        new = re.sub(r"\bcollapse\s*\(\s*" + str(depth) + r"\s*\)",
-                      lambda m: f"collapse({perfect})".ljust(len(m.group(0))) if perfect > 1 else " " * len(m.group(0)), line, count=1)
-        lines[line_no - 1] = new
+    for i, line in enumerate(lines):
+        if "pragma" not in line:
+            continue
+        m = _PRAGMA_OMP_LINE.match(line)
+        if m is None:
+            continue
+        new = _host_pragma(m.group(1), m.group(2), offload_arch, collapse_at.get(i + 1))
+        if new != line:
+            lines[i] = new.ljust(len(line))
     return "\n".join(lines)
 
 
-def _host_requires(text: str) -> str:
-    """`#pragma omp requires` lines without the clauses ompgpu meets itself, padded with
-    blanks to their old length so that every later offset stays where it was."""
-    def keep(m: re.Match) -> str:
+def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple[int, int] | None) -> str:
+    """One pragma line (`prefix` is `#pragma `, `directive` starts with `omp`) for the host compiler:
+
+    - `allocate` and `declare mapper` directives blanked: the allocate directive says where
+      variables live, which the host program cannot observe beyond alignment; a declare mapper
+      has been applied to the map clauses already;
+    - `begin declare target [clauses]` (5.1) as the 5.0 `declare target`: its device_type and
+      indirect say nothing about the host's copy of the functions;
+    - `requires` without the clauses ompgpu meets itself;
+    - a metadirective as the variant the host takes (gcc 12 ignores metadirective: a loop meant
+      to be `parallel for` would run on one thread), blank where it takes none; device code got
+      the GPU's variant from the binder;
+    - the collapse(n) of a loop directive whose nest is imperfect (5.0) as collapse of its
+      perfect depth (gcc 12 rejects such nests): the outer loops collapsed and the rest inside
+      each iteration, the same program;
+    - array shaping `([n][m])p` (5.0) in depend and affinity lists as the storage it names
+      (see host_item_text)."""
+    if _DROPPED_DIRECTIVE.match(directive):
+        return ""
+    if _BEGIN_DECLARE_TARGET.match(directive):
+        return prefix + "omp declare target"
+    m = _REQUIRES.match(directive)
+    if m is not None:
         clauses = [c for c in re.findall(r"[a-z_]+(?:\s*\([^)]*\))?", m.group(2))
                    if c.split("(")[0].strip() not in _REQUIREMENTS_MET_BY_OMPGPU]
-        line = (m.group(1) + " " + ", ".join(clauses)) if clauses else ""
-        return line.ljust(len(m.group(0)))
-
-    return _REQUIRES_LINE.sub(keep, text) if "requires" in text else text
-
-
-_METADIRECTIVE_LINE = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+)(omp[ \t]+metadirective\b.*)$", re.M)
-
-
-def _host_metadirectives(text: str, offload_arch: str) -> str:
-    """Each metadirective line as the directive variant the host takes (gcc 12 ignores
-    metadirective: a loop meant to be `parallel for` would run on one thread), padded to its old
-    length; a blank line where the host takes none. Device code got the GPU's variant from the
-    binder; the host fallback of a target region takes the host's, as the host would."""
-    def host_variant(m: re.Match) -> str:
+        return (prefix + m.group(1) + " " + ", ".join(clauses)) if clauses else ""
+    if _METADIRECTIVE.match(directive):
         try:
-            d = parse_pragma(m.group(2), SourceCoord("<host>", 1, 1))
-            chosen = select_metadirective(d, False, offload_arch)
+            chosen = select_metadirective(parse_pragma(directive, SourceCoord("<host>", 1, 1)), False, offload_arch)
         except OmpgpuError:
-            return m.group(0)   # the binder reported what it had to; keep the line as written
-        line = f"{m.group(1)}omp {chosen.variant}" if chosen and chosen.variant not in ("", "nothing") else ""
-        return line.ljust(len(m.group(0)))
+            return prefix + directive  # the binder reported what it had to; keep the line as written
+        return f"{prefix}omp {chosen.variant}" if chosen and chosen.variant not in ("", "nothing") else ""
+    if collapse is not None:
+        depth, perfect = collapse
+        directive = re.sub(r"\bcollapse\s*\(\s*" + str(depth) + r"\s*\)",
+                           lambda c: f"collapse({perfect})" if perfect > 1 else "", directive, count=1)
+    if _SHAPE_START.search(directive):
+        directive = _host_shaping(directive)
+    return prefix + directive
 
-    return _METADIRECTIVE_LINE.sub(host_variant, text) if "metadirective" in text else text
+
+def _host_shaping(directive: str) -> str:
+    """The directive with each shaped list item written as host_item_text gives it (gcc 12 has
+    no array shaping). In depend and affinity clauses; in the to and from clauses of a target
+    update only where the host compiler sees the construct, with --offload=none (the update then
+    has no device to copy from)."""
+    try:
+        d = parse_pragma(directive, SourceCoord("<host>", 1, 1))
+    except OmpgpuError:
+        return directive  # the binder reported what it had to
+    if d is None:
+        return directive
+    spans = []
+    for c in d.clauses:
+        if c.kind not in ("depend", "affinity", "to", "from"):
+            continue
+        for item in c.items:
+            if item.shape:
+                start = directive.rindex("(", 0, item.shape[0].coord.col - 1)
+                spans.append((start, item.coord.col - 1 + len(item.text), host_item_text(item)))
+    for start, end, new in sorted(spans, reverse=True):
+        directive = directive[:start] + new + directive[end:]
+    return directive
+
+
+def host_item_text(item: ListItem) -> str:
+    """A depend or affinity list item as C that the host compiler takes. An array shaping
+    `([d1]..[dn])p` is the storage of d1 x .. x dn elements from p: `p[0:d1*..*dn]`; with
+    sections after it (`([n][m])p[1:2][3]`) the element where the section starts, which is
+    what the host runtime orders tasks by (libgomp compares the addresses of depend items)."""
+    if not item.shape:
+        return item.text
+    dims = [f"({e.text})" for e in item.shape]
+    if not item.sections:
+        return f"{item.name}[0:{'*'.join(dims)}]"
+    terms = []
+    for k, sec in enumerate(item.sections):
+        lower = f"({sec.lower.text})" if sec.lower is not None else "0"
+        terms.append("*".join([lower] + dims[k + 1:]))
+    return f"{item.name}[{' + '.join(terms)}]"
 
 
 def _rename_host_api(text: str, pre) -> str:
@@ -683,14 +718,32 @@ def _data_maps(d, env) -> list[MapEntry]:
             for item in c.items:
                 if _needs_section_update(item):
                     continue  # _update_sections
+                if item.shape:
+                    item = _shape_as_section(item, env)
                 ptr = _looks_pointer(item, env) if not item.members else (env is not None and pointer_member_section(item, env))
                 entries.append(_section_entry(item, _flags(c.kind, getattr(c, "modifiers", ())), ptr))
     return entries + attachments
 
 
 def _needs_section_update(item: ListItem) -> bool:
-    """A target update item that may not be contiguous: a stride, or several dimensions."""
-    return len(item.sections) > 1 or any(sec.stride is not None for sec in item.sections)
+    """A target update item that may not be contiguous: a stride, or several dimensions
+    (also a shaped pointer with sections, `([n][m])p[0:n][1]`)."""
+    return len(item.sections) > 1 or any(sec.stride is not None for sec in item.sections) or \
+        bool(item.shape and item.sections)
+
+
+def _check_shaped_pointer(item: ListItem, env) -> None:
+    sym = env.lookup(item.name) if env is not None else None
+    if sym is not None and not is_pointer(resolve_typedef(sym.type, env)):
+        raise OmpSyntaxError(f"array shaping needs a pointer, and '{item.name}' is not one", item.coord)
+
+
+def _shape_as_section(item: ListItem, env) -> ListItem:
+    """A shaped pointer without sections, `([d1]..[dn])p`: the section p[0:d1*..*dn]."""
+    _check_shaped_pointer(item, env)
+    count = "*".join(f"({e.text})" for e in item.shape)
+    sec = Section(CExpr("0", item.coord), CExpr(count, item.shape[0].coord), True, item.coord)
+    return ListItem(item.name, (), (sec,), f"{item.name}[0:{count}]", item.coord)
 
 
 @dataclass(frozen=True)
@@ -721,6 +774,9 @@ def _update_sections(d, env) -> list[SectionUpdate]:
             if item.members:
                 raise UnsupportedError(f"target update of '{item.text}': a strided or multi-dimensional section of a "
                                        "struct member is not supported yet", item.coord)
+            if item.shape:
+                out.append(_shaped_update(item, c.kind, env))
+                continue
             x, n = _path(item), len(item.sections)
             sym = env.lookup(item.name) if env is not None else None
             t = resolve_typedef(sym.type, env) if sym is not None else None
@@ -747,6 +803,29 @@ def _update_sections(d, env) -> list[SectionUpdate]:
             out.append(SectionUpdate(_flags(c.kind), f"(void *)({x})", f"(long long)sizeof({zeros(n)})", dims,
                                      tuple(lower), tuple(length), tuple(stride), item.text))
     return out
+
+
+def _shaped_update(item: ListItem, kind: str, env) -> SectionUpdate:
+    """`([d1]..[dn])p[sections]` as an n-dimensional section of the array the shape makes of
+    p's elements: dimensions after the sections are whole."""
+    _check_shaped_pointer(item, env)
+    lower, length, stride = [], [], []
+    for k, dim in enumerate(item.shape):
+        sec = item.sections[k] if k < len(item.sections) else None
+        lo = f"({sec.lower.text})" if sec is not None and sec.lower is not None else "0"
+        if sec is not None and not sec.is_range:
+            ln = "1"
+        elif sec is not None and sec.length is not None:
+            ln = f"({sec.length.text})"
+        else:
+            ln = f"((long long)({dim.text}) - {lo})"
+        lower.append(lo)
+        length.append(ln)
+        stride.append(f"({sec.stride.text})" if sec is not None and sec.stride is not None else "1")
+    dims = ("0",) + tuple(f"(long long)({dim.text})" for dim in item.shape[1:])
+    name = "(" + "".join(f"[{e.text}]" for e in item.shape) + ")" + item.text
+    return SectionUpdate(_flags(kind), f"(void *)({item.name})", f"(long long)sizeof({item.name}[0])", dims,
+                         tuple(lower), tuple(length), tuple(stride), name)
 
 
 def _array_levels(t, env) -> int:

@@ -27,7 +27,7 @@ STANDALONE = frozenset({
     "barrier", "taskwait", "taskyield", "flush", "target update", "target enter data",
     "target exit data", "cancel", "cancellation point", "threadprivate", "requires",
     "declare target", "end declare target", "begin declare target", "declare simd",
-    "declare reduction", "declare variant", "declare mapper", "scan", "allocate",
+    "declare reduction", "declare variant", "declare mapper", "scan", "allocate", "depobj",
 })
 LOOP_LEAVES = frozenset({"for", "simd", "distribute", "loop", "taskloop"})
 WORKSHARING = frozenset({"for", "sections", "single", "loop", "scope"})
@@ -670,8 +670,10 @@ class _Binder:
     def _check_names(self, d: Directive) -> None:
         visible = set().union(*self.scopes)
         for c in d.clauses:
+            its = getattr(c, "iterators", None)
+            declared = visible | set(its.names) if its is not None else visible
             for item in getattr(c, "items", ()) or ():
-                if item.name not in visible:
+                if item.name not in declared:
                     raise self._err(OmpSemanticError, f"use of undeclared identifier '{item.name}' in clause '{c.kind}'", item.coord)
         for item in d.items:
             if item.name not in visible and d.name not in ("declare target", "critical"):

@@ -56,6 +56,7 @@ _LEAF_CLAUSES: dict[str, frozenset[str]] = {
                    "num_tasks collapse final priority untied mergeable nogroup allocate".split()),
     "taskgroup": _F("task_reduction allocate".split()),
     "taskwait": _F("depend nowait".split()),
+    "depobj": _F("depend destroy update".split()),
     "taskyield": _F(),
     "barrier": _F(),
     "critical": _F(["hint"]),
@@ -129,6 +130,12 @@ def check_directive(d: Directive) -> None:
     for c in d.clauses:
         if c.kind not in allowed:
             raise _err(f"clause '{c.kind}' is not allowed on '{d.name}'", c)
+        for item in getattr(c, "items", ()):
+            if item.shape and c.kind not in ("depend", "affinity", "to", "from"):
+                raise _err(f"array shaping ('{_shaped_text(item)}') is only allowed in depend, affinity and the to "
+                           f"and from clauses of target update, not in '{c.kind}'", item)
+            if item.shape and len(item.sections) > len(item.shape):
+                raise _err(f"'{_shaped_text(item)}' has more subscripts than its shape has dimensions", item)
         if not (d.name == "target update" and c.kind in ("to", "from")):
             for item in getattr(c, "items", ()):
                 strided = next((sec for sec in item.sections if sec.stride is not None), None)
@@ -142,6 +149,10 @@ def check_directive(d: Directive) -> None:
 
     _check_if_clauses(d)
     _check_combinations(d)
+
+
+def _shaped_text(item) -> str:
+    return "(" + "".join(f"[{e.text}]" for e in item.shape) + ")" + item.text
 
 
 def _check_clause(d: Directive, c: Clause) -> None:
@@ -187,6 +198,9 @@ def _check_clause(d: Directive, c: Clause) -> None:
                 raise _err(f"depend type '{dep_type}' is not allowed on 'ordered' (use source or sink)", c)
         elif dep_type in ("source", "sink"):
             raise _err(f"depend type '{dep_type}' is only allowed on 'ordered'", c)
+        if dep_type == "depobj" and getattr(c, "iterators", None) is not None:
+            raise _err("the iterator modifier cannot be used with depend type 'depobj'", c)
+
 
 
 def _check_if_clauses(d: Directive) -> None:

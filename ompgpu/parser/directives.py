@@ -19,10 +19,10 @@ from typing import ClassVar
 from ompgpu.errors import SourceCoord
 
 __all__ = [
-    "CExpr", "Section", "ListItem",
+    "CExpr", "Section", "ListItem", "Iterators",
     "Clause", "MapClause", "MotionClause", "VarListClause", "LastprivateClause",
     "ReductionClause", "ExprClause", "ScheduleClause", "DistScheduleClause", "DefaultClause",
-    "DefaultmapClause", "ProcBindClause", "DependClause", "LinearClause", "AlignedClause",
+    "DefaultmapClause", "ProcBindClause", "DependClause", "AffinityClause", "LinearClause", "AlignedClause",
     "OrderClause", "BindClause", "FlagClause", "KeywordClause", "TraitSelector", "MatchClause", "WhenClause", "Directive",
     "SINGLE_LEAF_NAMES", "LEAF_WORDS",
 ]
@@ -73,6 +73,9 @@ class ListItem:
     coord: SourceCoord
     arrow: bool = False
     accessors: tuple[str, ...] = ()
+    # OpenMP 5.0 array shaping `([d1][d2]...)p`: the dimensions given to pointer `p` (the
+    # sections, if any, follow the shape); only in depend, affinity and motion clauses
+    shape: tuple[CExpr, ...] = ()
 
     @property
     def is_plain(self) -> bool:
@@ -209,14 +212,37 @@ class ProcBindClause(Clause):
 
 
 @dataclass(frozen=True)
+class Iterators:
+    """The iterator modifier of depend and affinity (OpenMP 5.0): `iterator(int i = 0:n, j = 0:m:2)`.
+    `text` is what stands between the parentheses, `names` the iterators it declares, which
+    the clause's list items may use."""
+
+    text: str
+    names: tuple[str, ...]
+    coord: SourceCoord
+
+
+@dataclass(frozen=True)
 class DependClause(Clause):
-    """depend(dep_type: items); dep_type 'source' has no items; 'sink' has `sink` exprs."""
+    """depend([iterator(...),] dep_type: items); dep_type 'source' has no items; 'sink' has
+    `sink` exprs."""
 
     kind: ClassVar[str] = "depend"
     dep_type: str
     items: tuple[ListItem, ...]
     coord: SourceCoord
     sink: tuple[CExpr, ...] = ()
+    iterators: Iterators | None = None
+
+
+@dataclass(frozen=True)
+class AffinityClause(Clause):
+    """affinity([iterator(...):] items) of task (OpenMP 5.0): a hint where the task's data lives."""
+
+    kind: ClassVar[str] = "affinity"
+    items: tuple[ListItem, ...]
+    coord: SourceCoord
+    iterators: Iterators | None = None
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from lark.exceptions import LarkError, UnexpectedCharacters, UnexpectedEOF, Unex
 from ompgpu.errors import OmpgpuError, OmpSemanticError, OmpSyntaxError, SourceCoord, UnsupportedError
 
 from .directives import (
-    AlignedClause, BindClause, CExpr, DefaultClause, DefaultmapClause, DependClause,
+    AffinityClause, AlignedClause, BindClause, CExpr, DefaultClause, DefaultmapClause, DependClause, Iterators,
     Directive, DistScheduleClause, ExprClause, FlagClause, KeywordClause, LastprivateClause,
     AllocateClause, LinearClause, ListItem, MapClause, MatchClause, MotionClause, OrderClause, ProcBindClause,
     ReductionClause, ScheduleClause, Section, TraitSelector, UsesAllocatorsClause, VarListClause, WhenClause,
@@ -39,16 +39,11 @@ class UnsupportedSyntaxError(UnsupportedError, OmpSyntaxError):
 _GRAMMAR = Path(__file__).with_name("omp.lark")
 
 # OpenMP directives that ompgpu recognises only to reject them with a clear message.
-# OpenMP 5.0 forms inside clauses that the grammar does not take, named in the error.
-_UNSUPPORTED_FORMS = (
-    (re.compile(r"\bdepend\s*\(\s*(iterator)\s*\("), "the 'iterator' modifier of 'depend'"),
-    (re.compile(r"\b(?:to|from)\s*\((?:\s*present\s*:)?\s*(\(\s*\[)"), "array shaping ('([n][m])p')"),
-)
 
 _UNSUPPORTED_DIRECTIVES = re.compile(
     r"\s*omp\s+(declare\s+reduction|begin\s+declare\s+variant"
     r"|end\s+declare\s+variant|begin\s+metadirective|begin\s+assumes|end\s+assumes"
-    r"|allocators|tile|unroll|scan|depobj|interop|nothing|error|assumes|assume|dispatch"
+    r"|allocators|tile|unroll|scan|interop|nothing|error|assumes|assume|dispatch"
     r"|workshare|parallel\s+workshare|target\s+parallel\s+master|target\s+parallel\s+masked"
     r"|target\s+parallel\s+do|parallel\s+do|do)(?![A-Za-z0-9_$])"
 )
@@ -157,6 +152,28 @@ class _Tag:
         self.end = end
 
 
+def _iterator_names(inner: str, coord: SourceCoord) -> tuple[str, ...]:
+    """The names declared by an iterator modifier's text: each specifier is
+    `[type] name = begin : end [: step]`, specifiers separated by top-level commas."""
+    names, depth, start = [], 0, 0
+    specs = []
+    for i, ch in enumerate(inner + ","):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            specs.append(inner[start:i])
+            start = i + 1
+    for spec in specs:
+        m = re.match(r"\s*(?:[A-Za-z_][\w\s*]*?[\s*])?([A-Za-z_]\w*)\s*=(?!=)(.*)$", spec, re.S)
+        if m is None or ":" not in m.group(2):
+            raise OmpSyntaxError(f"iterator specifier '{spec.strip()}' is not of the form '[type] name = begin:end[:step]'",
+                                 coord)
+        names.append(m.group(1))
+    return tuple(names)
+
+
 def _args(children):
     """Children minus punctuation tokens."""
     return [c for c in children if not (isinstance(c, Token) and c.type in _PUNCT)]
@@ -240,7 +257,13 @@ class _Build(Transformer):
         return _Tag("section", Section(lower, length, is_range, _coord_at(ch[0].start_pos), stride[0] if stride else None),
                     ch[0].start_pos, ch[-1].end_pos)
 
+    def shape(self, ch):
+        return _Tag("shape", tuple(c for c in ch if isinstance(c, CExpr)), ch[0].start_pos, ch[-1].end_pos)
+
     def var(self, ch):
+        shape: tuple[CExpr, ...] = ()
+        if isinstance(ch[0], _Tag) and ch[0].tag == "shape":
+            shape, ch = ch[0].value, ch[1:]
         name = ch[0]
         members: list[str] = []
         accessors: list[str] = []
@@ -254,8 +277,11 @@ class _Build(Transformer):
                 sections.append(c.value)
             end = c.end
         text = _ctx.text[name.start_pos:end]
+        if shape and members:
+            raise OmpSyntaxError("array shaping applies to a pointer variable, not to a struct member",
+                                 _coord_at(name.start_pos))
         return ListItem(str(name), tuple(members), tuple(sections), text, _coord_at(name.start_pos),
-                        "->" in accessors, tuple(accessors))
+                        "->" in accessors, tuple(accessors), shape)
 
     def var_list(self, ch):
         return _Tag("list", tuple(c for c in ch if isinstance(c, ListItem)))
@@ -565,15 +591,49 @@ class _Build(Transformer):
     def depend_type(self, ch):
         return _Tag("type", ch[0].value)
 
+    def iterator_modifier(self, ch):
+        inner = _ctx.text[ch[1].end_pos:ch[-1].start_pos]
+        coord = _coord_at(ch[0].start_pos)
+        return _Tag("iterators", Iterators(inner.strip(), _iterator_names(inner, coord), coord))
+
     def depend_clause(self, ch):
         coord = _coord_at(ch[0].start_pos)
         t = _first_tag(ch, "type")
         if t is not None:
-            return DependClause(t.value, _items_of(ch), coord)
+            its = _first_tag(ch, "iterators")
+            return DependClause(t.value, _items_of(ch), coord, iterators=its.value if its else None)
         exprs = _first_tag(ch, "exprs")
         if exprs is not None:
             return DependClause("sink", (), coord, exprs.value)
         return DependClause("source", (), coord)
+
+    def affinity_clause(self, ch):
+        its = _first_tag(ch, "iterators")
+        return AffinityClause(_items_of(ch), _coord_at(ch[0].start_pos), its.value if its else None)
+
+    def depobj_clause(self, ch):
+        first = ch[0]
+        if isinstance(first, DependClause):
+            if first.dep_type == "depobj":
+                raise OmpSyntaxError("depend type 'depobj' is not allowed on 'depobj'", first.coord)
+            if len(first.items) != 1:
+                raise OmpSyntaxError("the depend clause of 'depobj' takes exactly one list item", first.coord)
+            return first
+        coord = _coord_at(first.start_pos)
+        if first.value == "destroy":
+            return _Tag("destroy", (FlagClause("destroy", coord), tuple(c for c in ch if isinstance(c, ListItem))))
+        return KeywordClause("update", _first_tag(ch, "type").value, coord)
+
+    def depobj_directive(self, ch):
+        obj = next(c for c in ch if isinstance(c, ListItem))
+        clause = ch[-1]
+        if isinstance(clause, _Tag):  # destroy[(o)]: OpenMP 5.2 names the object again
+            clause, again = clause.value
+            if again and again[0].text != obj.text:
+                raise OmpSyntaxError("the destroy clause must name the depobj construct's object", again[0].coord)
+        if obj.shape or obj.sections or obj.members:
+            raise OmpSyntaxError("the object of 'depobj' is a variable of type omp_depend_t", obj.coord)
+        return Directive("depobj", (clause,), _coord_at(ch[0].start_pos), items=(obj,))
 
     def linear_modifier(self, ch):
         return _Tag("mod", ch[0].value)
@@ -666,6 +726,7 @@ _DIRECTIVE_NAMES = frozenset({
     "task", "taskloop", "taskloop simd", "taskgroup", "taskwait", "taskyield", "barrier",
     "critical", "atomic", "flush", "ordered", "cancel", "cancellation point", "declare target",
     "begin declare target", "end declare target", "declare simd", "threadprivate", "requires", "allocate", "declare mapper",
+    "depobj",
 })
 _NAME_PREFIXES = frozenset(
     " ".join(n.split()[:k]) for n in _DIRECTIVE_NAMES for k in range(1, len(n.split()) + 1)
@@ -684,7 +745,7 @@ KNOWN_CLAUSES = frozenset({
     "uses_allocators", "affinity", "detach", "read", "write", "update", "capture", "compare",
     "weak", "fail", "seq_cst", "acq_rel", "release", "acquire", "relaxed", "threads", "link",
     "enter", "device_type", "indirect", "unified_shared_memory", "unified_address",
-    "reverse_offload", "dynamic_allocators", "atomic_default_mem_order",
+    "reverse_offload", "dynamic_allocators", "atomic_default_mem_order", "destroy",
 })
 
 _TERM_NAMES = {
@@ -954,10 +1015,6 @@ def _parse(text: str, coord: SourceCoord) -> Directive:
         name = " ".join(m.group(1).split())
         raise UnsupportedSyntaxError(f"OpenMP directive '{name}' is not supported by ompgpu",
                                      _coord_at(m.start(1)))
-    for form, what in _UNSUPPORTED_FORMS:
-        f = form.search(text)
-        if f:
-            raise UnsupportedSyntaxError(f"{what} is not supported by ompgpu", _coord_at(f.start(1)))
     try:
         return _parser().parse(text)
     except UnexpectedInput as e:

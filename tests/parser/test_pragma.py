@@ -640,7 +640,6 @@ def test_error_renders_gcc_style(tmp_path):
 
 @pytest.mark.parametrize("text", [
     "omp declare reduction(merge: int: omp_out += omp_in)", "omp tile sizes(4)", "omp unroll partial(2)", "omp scan inclusive(x)",
-    "omp depobj(o) depend(in: x)",
 ])
 def test_unsupported_directives(text):
     e = err(text, UnsupportedError)
@@ -649,7 +648,7 @@ def test_unsupported_directives(text):
 
 
 @pytest.mark.parametrize("text,clause", [
-    ("omp task detach(ev)", "detach"), ("omp task affinity(a[0:n])", "affinity"),
+    ("omp task detach(ev)", "detach"),
 ])
 def test_unsupported_clauses(text, clause):
     e = err(text, UnsupportedError)
@@ -788,14 +787,48 @@ def test_unsupported_map_modifiers(text, what):
     assert what in e.message and e.coord.col == col(text, what.split("'")[1])
 
 
+def test_iterator_modifier_of_depend_and_affinity():
+    d = parse_pragma("omp task depend(iterator(int i = 0:n, j=1:m:2), out: a[i][j]) affinity(iterator(k=0:n): b[k]) "
+                     "depend(in: c)", BASE)
+    dep, aff, plain = d.clauses
+    assert (dep.dep_type, dep.iterators.text, dep.iterators.names, [i.text for i in dep.items]) == \
+        ("out", "int i = 0:n, j=1:m:2", ("i", "j"), ["a[i][j]"])
+    assert (aff.kind, aff.iterators.names, [i.text for i in aff.items]) == ("affinity", ("k",), ["b[k]"])
+    assert plain.iterators is None
+    d = parse_pragma("omp taskwait depend(iterator(char *p = q:q + 4:-1), inout: p[0])", BASE)
+    assert d.clauses[0].iterators.names == ("p",)
+
+
 @pytest.mark.parametrize("text,what", [
-    ("omp task depend(iterator(it = 0:4), out: a[it])", "the 'iterator' modifier of 'depend'"),
-    ("omp target update from(([4][4])p)", "array shaping"),
-    ("omp target update to(present: ([n])p)", "array shaping"),
+    ("omp task depend(iterator(i), in: a[i])", "iterator specifier 'i' is not of the form"),
+    ("omp task depend(iterator(i = 0:n), depobj: o)", "iterator modifier cannot be used with depend type 'depobj'"),
+    ("omp target map(tofrom: ([4])p)", "array shaping ('([4])p') is only allowed in depend, affinity"),
+    ("omp target update to(([4])p[0:2][1])", "has more subscripts than its shape has dimensions"),
+    ("omp depobj(o) depend(in: a, b)", "exactly one list item"),
+    ("omp depobj(o) depend(depobj: p)", "depend type 'depobj' is not allowed on 'depobj'"),
+    ("omp depobj(o) destroy(p)", "must name the depobj construct's object"),
+    ("omp depobj(o) nowait", "clause 'nowait' is not allowed on 'depobj'"),
 ])
-def test_unsupported_clause_forms_are_named(text, what):
-    e = err(text, UnsupportedError)
-    assert what in e.message and "not supported" in e.message
+def test_iterator_shaping_and_depobj_errors(text, what):
+    e = err(text, OmpgpuError)
+    assert what in e.message, e.message
+
+
+def test_array_shaping_items():
+    d = parse_pragma("omp target update from(([nx][ny+2])a[0:nx][1]) to(present: ([n])p)", BASE)
+    a, p = d.clauses[0].items[0], d.clauses[1].items[0]
+    assert ([e.text for e in a.shape], a.name, a.text, len(a.sections)) == (["nx", "ny+2"], "a", "a[0:nx][1]", 2)
+    assert ([e.text for e in p.shape], p.text, d.clauses[1].modifiers) == (["n"], "p", ("present",))
+    d = parse_pragma("omp task depend(in: ([2][3])q)", BASE)
+    assert [e.text for e in d.clauses[0].items[0].shape] == ["2", "3"]
+
+
+def test_depobj_directive():
+    d = parse_pragma("omp depobj(o) depend(inout: x[2])", BASE)
+    assert (d.name, d.items[0].name, d.clauses[0].dep_type, d.clauses[0].items[0].text) == ("depobj", "o", "inout", "x[2]")
+    d = parse_pragma("omp depobj(o) update(mutexinoutset)", BASE)
+    assert (d.clauses[0].kind, d.clauses[0].value) == ("update", "mutexinoutset")
+    assert parse_pragma("omp depobj(o) destroy(o)", BASE).clauses[0].kind == "destroy"
 
 
 def test_allocators_and_mappers_parse():

@@ -33,6 +33,12 @@ typedef struct omp_lock_t {
   unsigned int _pad;
 } omp_lock_t;
 
+// A dependence object (OpenMP 5.0 depobj), the size of libgomp's: device tasks run at once,
+// so the depobj construct leaves it untouched and a depend(depobj: o) orders nothing.
+typedef struct omp_depend_t {
+  char _opaque[2 * sizeof(void *)];
+} omp_depend_t;
+
 typedef struct omp_nest_lock_t {
   unsigned long long _owner;  // 0 free, else 1 + global thread id
   unsigned int _count;
