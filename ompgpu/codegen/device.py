@@ -78,6 +78,7 @@ class _DeviceGen:
         self.default_mem_order = _default_mem_order(program.bound)
         self.workfns: list[WorkFunction] = []
         self.next_workfn_id = 0
+        self.conditional_count = 0  # names the variables of lastprivate(conditional:) items apart
         self.global_names: list[str] = []  # declare target variables defined here
         self.critical_names: set[str] = set()
         self.remarks: list[tuple[SourceCoord, str]] = []
@@ -468,6 +469,10 @@ class _Emitter(CGen):
         # The combined loop of an SPMD `distribute parallel for` whose iterations the whole grid
         # shares (see _distribute): every team gets the whole range, the loop deals it out.
         self.grid_loop = False
+        # lastprivate(conditional:) items of the loop whose body is being printed: C name ->
+        # (the item's symbol there, the variable that records the iteration of its last store,
+        # the variable holding the current iteration)
+        self.conditional_stores: dict[str, tuple[Symbol | None, str, str]] = {}
         # id() of the worksharing loop that ends the parallel region this code belongs to:
         # the region's end synchronizes the team, so the loop's own barrier is left out
         self.region_tail: int | None = None
@@ -669,12 +674,38 @@ class _Emitter(CGen):
             return text
         return "{\n" + "".join(decls) + text + "}\n"
 
-    def _lastprivate(self, name: str) -> dict:
+    def _lastprivate(self, name: str, conditional: bool = False) -> dict:
         """A lastprivate variable for loop.j2: an array's private copy has its declared type
-        (a kernel sees the original as a pointer to its first element)."""
+        (a kernel sees the original as a pointer to its first element). A conditional one
+        (OpenMP 5.0) records the iteration of its last store in `iv` (see _conditional_store)."""
         sym = self._declared(name)
         array = sym is not None and is_array(resolve_typedef(sym.type, self.env))
-        return {"name": _cxx_name(name), "array": type_string(sym.type, _cxx_name(name)) if array else None}
+        entry = {"name": _cxx_name(name), "array": type_string(sym.type, _cxx_name(name)) if array else None,
+                 "conditional": conditional, "iv": None}
+        if conditional:
+            if array:
+                raise OmpSemanticError(f"a 'lastprivate(conditional: ...)' item must be a scalar variable, and "
+                                       f"'{name}' is an array", sym.decl.coord if sym is not None else None)
+            self.g.conditional_count += 1
+            entry["iv"] = f"{_cxx_name(name)}__cond{self.g.conditional_count}"
+        return entry
+
+    def _conditional_store(self, target: c_ast.Node, text: str) -> str:
+        """A store to a lastprivate(conditional:) item (an assignment, ++ or --) also records
+        the iteration that made it: the item's final value is the one of the sequentially last
+        iteration that stored to it."""
+        if self.conditional_stores and isinstance(target, c_ast.ID):
+            entry = self.conditional_stores.get(_cxx_name(target.name))
+            if entry is not None and self.env.lookup(target.name) is entry[0]:
+                return f"({entry[1]} = {entry[2]}, {text})"
+        return text
+
+    def visit_Assignment(self, n):
+        return self._conditional_store(n.lvalue, super().visit_Assignment(n))
+
+    def visit_UnaryOp(self, n):
+        text = super().visit_UnaryOp(n)
+        return self._conditional_store(n.expr, text) if n.op in ("++", "--", "p++", "p--") else text
 
     def _declare_private(self, sym: Symbol) -> str:
         return type_string(sym.type, _cxx_name(sym.name)) + ";"
@@ -1083,17 +1114,30 @@ class _Emitter(CGen):
         nest = loop_nest(body, len(loops))
         inner = nest[-1].stmt
         # The loop variables are private: the template declares them, so the body's scope has them.
+        conditional = {item.name for c in d.clauses if c.kind == "lastprivate" and c.modifier == "conditional"
+                       for item in c.items}
+        entries = [self._lastprivate(v, v in conditional) for v in lastprivate]
         saved, self.env = self.env, self.env.child()
         for f in nest:
             self._declare_loop_var(f)
+        saved_stores = self.conditional_stores
+        if conditional:
+            self.g.conditional_count += 1
+            now = f"__cond_iv{self.g.conditional_count}"
+            self.conditional_stores = dict(saved_stores)
+            self.conditional_stores.update({e["name"]: (self.env.lookup(name), e["iv"], now)
+                                            for name, e in zip(lastprivate, entries) if e["conditional"]})
+        else:
+            now = None
         body_text = self._stmt_text(inner)
+        self.conditional_stores = saved_stores
         self.env = saved
         aligned = self._aligned()
         # A linear item is a lastprivate one whose private copy starts each iteration at its
         # original value plus the iteration's number times the step.
-        lastprivate = [self._lastprivate(v) for v in lastprivate] + [{"name": name, "array": None} for name, _ in linear]
+        lastprivate = entries + [{"name": name, "array": None, "conditional": False} for name, _ in linear]
         return render("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, body=body_text, aligned=aligned,
-                      range_from=range_from, lastprivate=lastprivate,
+                      range_from=range_from, lastprivate=lastprivate, iteration_now=now,
                       linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                       loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=self.team_size,
                       whole_block=self.whole_block)

@@ -43,10 +43,16 @@ PREDEFINED_ALLOCATORS = frozenset({
 def check_device_clauses(d) -> None:
     """Clauses of a construct in device code that are supported only in part: the allocate
     clauses and directive and uses_allocators (predefined allocators without an alignment),
-    lastprivate (not conditional). Anything else is an error naming it."""
+    lastprivate(conditional:) on for, simd and loop (not with distribute, which OpenMP 5.2
+    forbids, nor with nowait or taskloop). Anything else is an error naming it."""
     for c in d.clauses:
         if c.kind == "lastprivate" and c.modifier == "conditional":
-            raise UnsupportedError("'lastprivate(conditional: ...)' in device code is not supported yet", c.coord)
+            if "distribute" in d.leaves or "taskloop" in d.leaves:
+                raise UnsupportedError(f"'lastprivate(conditional: ...)' on '#pragma omp {d.name}' in device code is "
+                                       "not supported (only on for, simd and loop)", c.coord)
+            if d.has("nowait"):
+                raise UnsupportedError("'lastprivate(conditional: ...)' with 'nowait' in device code is not supported yet",
+                                       c.coord)
         if c.kind == "allocate":
             if c.align is not None:
                 raise UnsupportedError("the 'align' modifier of 'allocate' in device code is not supported yet", c.coord)

@@ -632,6 +632,14 @@ class _Binder:
             raise self._err(OmpSemanticError,
                             f"'collapse({depth})' needs {depth} perfectly nested loops, but the loop nest has only {len(nest)}",
                             c.coord if c is not None else d.coord)
+        if "loop" in d.leaves:
+            # OpenMP 5.0: the lastprivate items of a loop construct are loop iteration variables
+            loop_vars = {v for f in nest for v in _for_vars(f)}
+            for c in d.clauses_of("lastprivate"):
+                for item in c.items:
+                    if item.name not in loop_vars:
+                        raise self._err(OmpSemanticError, f"'lastprivate' on a 'loop' construct may list only loop "
+                                        f"iteration variables, and '{item.name}' is not one", item.coord)
 
     def _check_nesting(self, d: Directive, ctx: tuple[Directive, ...]) -> None:
         leaves = d.leaves
