@@ -24,7 +24,7 @@ from ompgpu.outliner.outline import (DEVICE_UNSUPPORTED, Capture, Kernel, Progra
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_header_names, loop_nest, loop_var_names
 from ompgpu.parser.directives import Directive
 from ompgpu.parser.clause_rules import int_constant
-from ompgpu.plan.mode import KernelPlan
+from ompgpu.plan.mode import KernelPlan, same_expression
 
 CXX_KEYWORDS = frozenset("""
 new delete class this template typename namespace using operator private public protected virtual friend
@@ -958,8 +958,11 @@ class _Emitter(CGen):
         wname = f"__omp_outlined_{self.owner.replace('__omp_offloading_', '')}_l{line}_{wid}"
         pack = f"{wname}_args"
         fields, inits, unpack = [], [], []
-        nt = d.clause("num_threads")
         spmd_site = self.spmd and self.in_region == 0
+        nt = self._num_threads(d, spmd_site)
+        if nt is None and d.clause("num_threads") is not None and spmd_site:
+            self.g.remarks.append((d.clause("num_threads").coord, "num_threads of the parallel region is the kernel's "
+                                   "thread_limit: its team is the whole block"))
         if spmd_site and nt is not None:
             # An SPMD region with num_threads: the team is the first __ts threads of the block;
             # the work function learns its size from the pack.
@@ -1014,7 +1017,6 @@ class _Emitter(CGen):
         templated = templated and "__whole_block" in wf_body
         self.g.workfns.append(WorkFunction(wid, wname, pack, fields, wf_body, self.owner, templated))
         self.g.regions_of.setdefault(self.owner, set()).add(wid)
-        nt = d.clause("num_threads")
         ifc = d.clause("if")
         combined = self.plan is not None and self.plan.combined
         # Only a team-level region is run by the whole block in SPMD mode; a region nested in
@@ -1026,6 +1028,16 @@ class _Emitter(CGen):
                       entry_barrier=spmd_site and not combined and self.plan.entry_barrier,
                       num_threads=nt.expr.text if nt else "0", if_cond=ifc.expr.text if ifc else None)
 
+    def _num_threads(self, d: Directive, spmd_site: bool):
+        """The num_threads clause that sizes a region's team, None when the team is the whole
+        block: in an SPMD kernel's own code a num_threads written like the kernel's thread_limit
+        asks for the block (KernelPlan.block_expr), so the region is forked as one without."""
+        nt = d.clause("num_threads")
+        if nt is not None and spmd_site and d.clause("if") is None and self.plan.block_expr is not None and \
+                same_expression(nt.expr.text, self.plan.block_expr):
+            return None
+        return nt
+
     def _known_team_size(self, d: Directive) -> str | None:
         """The team of a region forked here, when known at compile time: a team-level region of a
         kernel (not of a device function, which any context may call) runs on the whole block
@@ -1034,7 +1046,7 @@ class _Emitter(CGen):
         if self.plan is None or self.in_region != 0:
             return None
         if self.spmd:
-            return "__team_size" if d.clause("num_threads") is not None else self.block
+            return "__team_size" if self._num_threads(d, True) is not None else self.block
         if d.clause("num_threads") is not None or d.clause("if") is not None:
             return None
         return f"({self.block} - 32u)"

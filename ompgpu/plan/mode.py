@@ -29,13 +29,14 @@ master, masked, sections, ordered or a nested parallel region.
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 
 from pycparser import c_ast, c_generator
 
 from ompgpu.analysis.library import DEVICE_LIBRARY, OMP_DEVICE_API, PURE_LIBRARY, SERIAL_API, STATE_API
-from ompgpu.analysis.symbols import (ScopedVisitor, Symbol, declare, has_side_effect, is_array, is_pointer, resolve_typedef,
-                                     walk_nodes)
+from ompgpu.analysis.symbols import (ScopedVisitor, Symbol, declare, has_side_effect, is_array, is_pointer, region_uses,
+                                     resolve_typedef, walk_nodes)
 from ompgpu.errors import SourceCoord, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, kernel_scope, region_sharing
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest, loop_var_names
@@ -76,6 +77,10 @@ class KernelPlan:
     # the block size every launch of the kernel has (constant thread_limit clauses), 0 when it
     # depends on run-time values: the device code then uses the constant, not blockDim.x
     exact_threads: int = 0
+    # SPMD: the text of the thread_limit expression when the device can evaluate it to the same
+    # value as the host did at the launch (only by-value captures that the kernel never writes):
+    # a parallel region whose num_threads is that expression then has the whole block as its team
+    block_expr: str | None = None
     guarded: frozenset[int] = frozenset()  # id() of serial statements that thread 0 runs alone
     # SPMD serial code reads memory outside guarded statements: each region starts with a team
     # barrier, so that no thread writes in the region what a slower one has still to read.
@@ -105,7 +110,8 @@ def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan
             raise UnsupportedError(f"--mode=spmd: this target region cannot run in SPMD mode: {p.not_spmd.why} "
                                    f"(at {p.not_spmd.coord})", k.coord)
         bound = _launch_bound(k, p.mode)
-        plans[id(k)] = dataclasses.replace(p, max_threads=bound, exact_threads=_exact_block(k, p.mode, bound))
+        plans[id(k)] = dataclasses.replace(p, max_threads=bound, exact_threads=_exact_block(k, p.mode, bound),
+                                           block_expr=_block_expr(k) if p.mode == "spmd" else None)
     return plans
 
 
@@ -163,6 +169,37 @@ def _exact_block(k: Kernel, mode: str, bound: int) -> int:
     if num_threads is not None and _positive_constant(num_threads) is None:
         return 0
     return bound
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+# assignments, increments and calls (or casts): not evaluated a second time on the device
+_SIDE_EFFECT_OR_CALL = re.compile(r"\+\+|--|(?<![=!<>])=(?!=)|\(")
+
+
+def same_expression(a: str, b: str) -> bool:
+    """Two clause arguments written alike (blanks aside)."""
+    return "".join(a.split()) == "".join(b.split())
+
+
+def _block_expr(k: Kernel) -> str | None:
+    """The thread_limit argument of an SPMD kernel when the device computes the same value from
+    it as the host did for the launch: every thread_limit clause of the kernel written alike,
+    without side effects, and made of constants and variables the kernel receives by value and
+    never assigns. The host launches min(value, bound) threads (the value itself when it is not
+    positive: the default block); num_threads of that value then takes min(value, blockDim.x),
+    also blockDim.x when it is not positive: the whole block either way."""
+    limits, _ = _size_clauses(k, "spmd")
+    if not limits or any(c.expr is None for c in limits):
+        return None
+    text = limits[0].expr.text
+    if any(not same_expression(c.expr.text, text) for c in limits[1:]) or _SIDE_EFFECT_OR_CALL.search(text):
+        return None
+    by_value = {c.name for c in k.captures if c.how == "literal"}
+    written = {sym.name for sym in region_uses(k.body, k.env).written} if k.body is not None else set()
+    for name in _IDENTIFIER.findall(text):
+        if int_constant(name) is None and (name not in by_value or name in written):
+            return None
+    return text
 
 
 def is_combined(k: Kernel) -> bool:

@@ -420,3 +420,31 @@ def test_exact_block_reaches_the_device_code(tmp_path):
     cu = translate(str(src), Options()).device_cu
     assert "ompgpu::block_barrier()" in cu and "__stride = (long long)(32u)" in cu
     assert "(blockDim.x)" not in cu
+
+
+# (target clauses, kernel body, the plan's block_expr): a thread_limit the device can evaluate
+# again to the launch's value (by-value captures never assigned in the kernel)
+BLOCK_EXPR_CASES = [
+    ("thread_limit(flag)", "", "flag"),
+    ("thread_limit(flag * 2)", "", "flag * 2"),
+    ("thread_limit(flag)", "flag = 3;", None),          # the kernel assigns it
+    ("thread_limit(bump(&flag))", "", None),           # a call
+    ("thread_limit(flag++)", "", None),                # a side effect
+    ("map(tofrom: flag) thread_limit(flag)", "", None),  # mapped: the device copy may differ
+    ("thread_limit(64)", "", "64"),
+    ("", "", None),
+]
+
+
+@pytest.mark.parametrize("clauses, serial, expected", BLOCK_EXPR_CASES)
+def test_block_expr(tmp_path, clauses, serial, expected):
+    body = f"""
+  #pragma omp target {clauses} map(tofrom: s)
+  {{
+    {serial}
+    #pragma omp parallel num_threads(flag)
+    s += 1;
+  }}"""
+    (p,) = plans(tmp_path, body)
+    assert p.mode == "spmd" or expected is None
+    assert p.block_expr == expected
