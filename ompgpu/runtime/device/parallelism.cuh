@@ -104,6 +104,9 @@ OMPGPU_DEV bool is_worker() { return threadIdx.x < blockDim.x - 32u; }
 
 // Worker: wait at the fork barrier, return the work item.
 OMPGPU_DEV WorkItem worker_wait() {
+#if OMPGPU_FORK_BARRIER_ALIGNED
+  __syncwarp();  // the aligned barrier needs the warp converged (first pass: after the kernel's set-up)
+#endif
   detail::fork_join_barrier();
   const detail::ForkWord f = detail::load_fork_word();  // one 16-byte load
   const unsigned ts = (unsigned)(f.size ? f.size : f.dflt);
@@ -119,7 +122,12 @@ OMPGPU_DEV WorkItem worker_wait() {
 OMPGPU_DEV bool worker_in_team() { return threadIdx.x < detail::thr().size(); }
 
 // Worker: the join barrier (every worker warp, in the team or not).
-OMPGPU_DEV void worker_join() { detail::fork_join_barrier(); }
+OMPGPU_DEV void worker_join() {
+#if OMPGPU_FORK_BARRIER_ALIGNED
+  __syncwarp();  // reconverge: threads outside the region's team skipped the work function
+#endif
+  detail::fork_join_barrier();
+}
 
 // True only on the master of a generic kernel outside any parallel region (and with at
 // least one worker warp): then `parallel` forks, otherwise it is serialized.
