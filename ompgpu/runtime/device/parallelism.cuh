@@ -44,6 +44,9 @@ namespace detail {
 // warp to arrive converged, and worker warps are not guaranteed to reconverge after a work
 // function: compute-sanitizer's synccheck reported them divergent there on an H100
 // (bench/results/programs-h100-2026-11-22-sanitizers.txt), which is undefined behaviour.
+// A __syncwarp before each of the workers' barriers did not help: synccheck still reported
+// errors in all 25 generic programs tried, and EPCC `parallel` ran 0.136 against 0.138 us at
+// 32 threads (bench/results/exp-h100-2026-11-25-generic-fork.txt).
 // -DOMPGPU_FORK_BARRIER_ALIGNED=1 brings the aligned form back for experiments.
 #ifndef OMPGPU_FORK_BARRIER_ALIGNED
 #define OMPGPU_FORK_BARRIER_ALIGNED 0
@@ -104,9 +107,6 @@ OMPGPU_DEV bool is_worker() { return threadIdx.x < blockDim.x - 32u; }
 
 // Worker: wait at the fork barrier, return the work item.
 OMPGPU_DEV WorkItem worker_wait() {
-#if OMPGPU_FORK_BARRIER_ALIGNED
-  __syncwarp();  // the aligned barrier needs the warp converged (first pass: after the kernel's set-up)
-#endif
   detail::fork_join_barrier();
   const detail::ForkWord f = detail::load_fork_word();  // one 16-byte load
   const unsigned ts = (unsigned)(f.size ? f.size : f.dflt);
@@ -118,16 +118,23 @@ OMPGPU_DEV WorkItem worker_wait() {
   return w;
 }
 
+// Worker: where the argument pack of a region with pack type P is. A pack that fits the team's
+// buffer is always there (fork copies it in), so the work function reads it from a shared-
+// memory address the compiler knows: its loads (ld.shared) need not wait for the fork word's,
+// where loads through the generic pointer in the fork word did (EPCC `parallel` in generic mode).
+template <class P>
+OMPGPU_DEV const void *fork_args(const void *args) {
+  if constexpr (sizeof(P) <= OMPGPU_ARGBUF_BYTES)
+    return detail::team_state.argbuf;
+  else
+    return args;
+}
+
 // Worker: is this thread's number below the team size of the current region?
 OMPGPU_DEV bool worker_in_team() { return threadIdx.x < detail::thr().size(); }
 
 // Worker: the join barrier (every worker warp, in the team or not).
-OMPGPU_DEV void worker_join() {
-#if OMPGPU_FORK_BARRIER_ALIGNED
-  __syncwarp();  // reconverge: threads outside the region's team skipped the work function
-#endif
-  detail::fork_join_barrier();
-}
+OMPGPU_DEV void worker_join() { detail::fork_join_barrier(); }
 
 // True only on the master of a generic kernel outside any parallel region (and with at
 // least one worker warp): then `parallel` forks, otherwise it is serialized.
