@@ -631,8 +631,8 @@ class _Build(Transformer):
             clause, again = clause.value
             if again and again[0].text != obj.text:
                 raise OmpSyntaxError("the destroy clause must name the depobj construct's object", again[0].coord)
-        if obj.shape or obj.sections or obj.members:
-            raise OmpSyntaxError("the object of 'depobj' is a variable of type omp_depend_t", obj.coord)
+        if obj.shape or any(sec.is_range for sec in obj.sections):
+            raise OmpSyntaxError("the object of 'depobj' is an lvalue of type omp_depend_t, not an array section", obj.coord)
         return Directive("depobj", (clause,), _coord_at(ch[0].start_pos), items=(obj,))
 
     def linear_modifier(self, ch):
