@@ -59,8 +59,10 @@ OMPGPU_DEV void fork_join_barrier() {
 #endif
 }
 
-// The master's side of the same barrier: always non-aligned (the master is the one live
-// lane of its warp), so it stays correct when the workers use the aligned form.
+// The master's side of the same barrier: non-aligned too. An aligned barrier needs every
+// thread of the block at the same barrier instruction, and the master meets the workers from
+// another one: synccheck reported "divergent thread(s) in block" there when the master's side
+// alone was aligned, for no gain (bench/results/exp-h100-2026-11-25-generic-fork.txt).
 OMPGPU_DEV void master_fork_join_barrier() { barrier_sync<BARRIER_FORK_JOIN>(blockDim.x); }
 
 OMPGPU_DEV ForkWord load_fork_word() {
