@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from typing import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +32,8 @@ new delete class this template typename namespace using operator private public 
 try catch throw explicit mutable export bool true false nullptr decltype constexpr noexcept static_cast
 dynamic_cast reinterpret_cast const_cast typeid wchar_t char16_t char32_t alignof concept requires co_await
 """.split())
+# C comparison of a canonical loop -> the runtime's OMPGPU_CMP_* name (as loop.j2 spells it)
+_CMP_NAMES = {"<": "LT", "<=": "LE", ">": "GT", ">=": "GE", "!=": "NE"}
 RED_OPS = {"+": "RED_ADD", "-": "RED_ADD", "*": "RED_MUL", "min": "RED_MIN", "max": "RED_MAX", "&": "RED_BAND",
            "|": "RED_BOR", "^": "RED_BXOR", "&&": "RED_LAND", "||": "RED_LOR"}
 ATOMIC_OPS = {"+": "ATOMIC_ADD", "-": "ATOMIC_SUB", "*": "ATOMIC_MUL", "/": "ATOMIC_DIV", "&": "ATOMIC_BAND",
@@ -559,7 +562,7 @@ class _Emitter(CGen):
         whole array (any rank), or a one-dimensional array section `a[lo:len]`."""
         out = []
         for c in d.clauses:
-            if c.kind != "reduction":
+            if c.kind != "reduction" or c.modifier == "inscan":  # inscan: the scan loop's own (_scan_loop)
                 continue
             for item in c.items:
                 name = _cxx_name(item.name)
@@ -896,7 +899,8 @@ class _Emitter(CGen):
             return render("stmt.j2", kind="flush")
         if leaf in ("task", "taskloop", "taskgroup"):
             return self._task(n)
-        if leaf in ("taskwait", "taskyield", "depobj"):
+        if leaf in ("taskwait", "taskyield", "depobj", "scan"):
+            # scan: a loop run by one thread in order (simd) needs no phases (see _scan_loop)
             # depobj: a dependence object only ever orders device tasks, which run at once
             return render("stmt.j2", kind="nothing", what=d.name)
         if leaf == "single":
@@ -1119,12 +1123,16 @@ class _Emitter(CGen):
 
     def _loop_code(self, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str | None,
                    range_from: tuple[str, str] | None, lastprivate: list[str], nowait: bool, barrier: bool,
-                   linear: tuple[tuple[str, str], ...] = (), barrier_before: bool = False) -> str:
+                   linear: tuple[tuple[str, str], ...] = (), barrier_before: bool = False,
+                   phase: tuple[c_ast.Node, Callable[[str], str]] | None = None) -> str:
+        """A worksharing (or distribute, or serial) loop over d's loop nest. `phase`: print that
+        statement and pass its text through the function, instead of the innermost loop's body
+        (the two phases of a scan loop)."""
         loops = self._analyze_loops(d, body)
         loop_var_names = [l.var for l in loops]
         linear = tuple((_cxx_name(name), step) for name, step in linear if _cxx_name(name) not in loop_var_names)
         nest = loop_nest(body, len(loops))
-        inner = nest[-1].stmt
+        inner = nest[-1].stmt if phase is None else phase[0]
         # The loop variables are private: the template declares them, so the body's scope has them.
         conditional = {item.name for c in d.clauses if c.kind == "lastprivate" and c.modifier == "conditional"
                        for item in c.items}
@@ -1142,6 +1150,8 @@ class _Emitter(CGen):
         else:
             now = None
         body_text = self._stmt_text(inner)
+        if phase is not None:
+            body_text = phase[1](body_text)
         self.conditional_stores = saved_stores
         self.env = saved
         aligned = self._aligned()
@@ -1152,6 +1162,72 @@ class _Emitter(CGen):
                       range_from=range_from, lastprivate=lastprivate, iteration_now=now,
                       linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                       loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=self.team_size,
+                      whole_block=self.whole_block)
+
+    def _scan_loop(self, n: OmpConstruct, d: Directive, kind: str, chunk: str | None, range_from) -> str:
+        """A worksharing loop with inscan reductions (scan.j2): its body is split at its
+        `#pragma omp scan` into the input phase and the scan phase, each run over every
+        iteration by a loop of its own."""
+        scans, names = [], []
+        for c in d.clauses:
+            if c.kind == "reduction" and c.modifier == "inscan":
+                for item in c.items:
+                    sym = self._declared(item.name)
+                    t = resolve_typedef(sym.type, self.env) if sym is not None else None
+                    if item.members or item.sections or t is None or is_array(t) or is_pointer(t):
+                        raise UnsupportedError(f"an inscan reduction of '{item.text}' in device code is not supported "
+                                               "yet (only scalar variables)", item.coord)
+                    scans.append({"name": _cxx_name(item.name), "op": RED_OPS[c.op]})
+                    names.append(item.name)
+            elif c.kind in ("reduction", "lastprivate", "linear"):
+                raise UnsupportedError(f"'{c.kind}' next to an inscan reduction in device code is not supported yet",
+                                       c.coord)
+        if range_from is not None or "distribute" in d.leaves:
+            raise UnsupportedError(f"an inscan reduction on '#pragma omp {d.name}' in device code is not supported yet "
+                                   "(only on loops of one team: for, parallel for, for simd, simd)", d.coord)
+        if d.has("nowait"):
+            raise UnsupportedError("an inscan reduction with 'nowait' in device code is not supported yet", d.coord)
+        loops = self._analyze_loops(d, n.body)
+        inner = loop_nest(n.body, len(loops))[-1].stmt
+        items = (inner.block_items or []) if isinstance(inner, c_ast.Compound) else []
+        at = [k for k, s in enumerate(items) if isinstance(s, OmpConstruct) and s.directive.name == "scan"]
+        if len(at) != 1:
+            raise OmpSemanticError("a loop with an inscan reduction must have exactly one '#pragma omp scan' directly "
+                                   "in its body", d.coord)
+        scan = items[at[0]].directive
+        clause = scan.clauses[0]
+        if sorted(item.name for item in clause.items) != sorted(names):
+            raise OmpSemanticError("the list of '#pragma omp scan' must be the loop's inscan reduction items", clause.coord)
+        before, after = items[:at[0]], items[at[0] + 1:]
+        declared = {s.name for s in before if isinstance(s, c_ast.Decl) and s.name}
+        used_after = {node.name for s in after for node in walk_nodes(s) if isinstance(node, c_ast.ID)}
+        if declared & used_after:
+            raise UnsupportedError(f"'{sorted(declared & used_after)[0]}', declared before '#pragma omp scan', is used after "
+                                   "it: not supported yet in device code", scan.coord)
+        input_part, scan_part = (before, after) if clause.kind == "inclusive" else (after, before)
+        inclusive = clause.kind == "inclusive"
+
+        def input_phase(text: str) -> str:
+            fresh = "".join(f"{s['name']}__t {s['name']} = ompgpu_red_identity<{s['name']}__t>(ompgpu::{s['op']});\n"
+                            for s in scans)
+            store = "".join(f"{s['name']}__scan[__iv] = {s['name']};\n" for s in scans)
+            return "{\n" + fresh + text + store + "}\n"
+
+        def scan_phase(text: str) -> str:
+            prefix = "".join(
+                f"const {s['name']}__t {s['name']} = " +
+                (f"{s['name']}__scan[__iv];\n" if inclusive
+                 else f"__iv == 0 ? {s['name']}__initial : {s['name']}__scan[__iv - 1];\n") for s in scans)
+            return "{\n" + prefix + text + "}\n"
+
+        def phase_loop(part, wrap) -> str:
+            return self._loop_code(d, n.body, kind, chunk, None, [], False, barrier=True,
+                                   phase=(c_ast.Compound(list(part), coord=inner.coord), wrap))
+
+        trip = " * ".join(f"ompgpu_trip_count((long long)({l.lb}), (long long)({l.ub}), (long long)({l.step}), "
+                          f"OMPGPU_CMP_{_CMP_NAMES[l.cond_op]})" for l in loops)
+        return render("scan.j2", scans=scans, trip_count=trip, input_loop=phase_loop(input_part, input_phase),
+                      scan_loop=phase_loop(scan_part, scan_phase), team_size=self.team_size, aligned=self._aligned(),
                       whole_block=self.whole_block)
 
     def _linear_items(self, d: Directive) -> tuple[tuple[str, str], ...]:
@@ -1198,6 +1274,8 @@ class _Emitter(CGen):
             kind, chunk = "grid", None
         if d.has("ordered"):
             raise UnsupportedError("'ordered' loops on the device are not supported yet", d.coord)
+        if any(c.kind == "reduction" and c.modifier == "inscan" for c in d.clauses):
+            return self._privatize(d, self._scan_loop(n, d, kind, chunk, range_from))
         lastp = [item.name for c in d.clauses if c.kind == "lastprivate" for item in c.items]
         # A `for` combined with `parallel` has its reductions done by the region; alone, by itself.
         reds = [] if combined else self._reductions(d)

@@ -25,7 +25,7 @@ HOST_DATA_CONSTRUCTS = frozenset({"target data", "target enter data", "target ex
 DEVICE_UNSUPPORTED = {
     "ordered": "'ordered' inside a target region",
     "cancel": "'cancel' inside a target region", "cancellation point": "'cancellation point' inside a target region",
-    "scan": "'scan' inside a target region", "threadprivate": "'threadprivate' inside a target region",
+    "threadprivate": "'threadprivate' inside a target region",
 }
 
 

@@ -651,6 +651,10 @@ class _Binder:
                 dep = d.clause("depend")
                 raise self._err(UnsupportedError, f"'ordered depend({dep.dep_type}: ...)' (a doacross loop) is not supported on the device", dep.coord)
         parent = ctx[-1] if ctx else None
+        if d.name == "scan" and not (parent is not None and any(c.kind == "reduction" and c.modifier == "inscan"
+                                                                for c in parent.clauses)):
+            raise self._err(OmpSemanticError, "'#pragma omp scan' must be closely nested in a loop construct with a "
+                            "reduction with the inscan modifier", d.coord)
         if leaves and leaves[0] == "teams":
             # OpenMP 5.0: a teams region is strictly nested in a target region or in the implicit
             # parallel region of the host program (host teams: left to the host compiler)

@@ -57,6 +57,7 @@ _LEAF_CLAUSES: dict[str, frozenset[str]] = {
     "taskgroup": _F("task_reduction allocate".split()),
     "taskwait": _F("depend nowait".split()),
     "depobj": _F("depend destroy update".split()),
+    "scan": _F("inclusive exclusive".split()),
     "taskyield": _F(),
     "barrier": _F(),
     "critical": _F(["hint"]),
@@ -149,6 +150,26 @@ def check_directive(d: Directive) -> None:
 
     _check_if_clauses(d)
     _check_combinations(d)
+    _check_inscan(d)
+
+
+# The constructs an inscan reduction may be on (OpenMP 5.0).
+_INSCAN_CONSTRUCTS = _F(["for", "simd", "for simd", "parallel for", "parallel for simd"])
+
+
+def _check_inscan(d: Directive) -> None:
+    inscan = next((c for c in d.clauses if isinstance(c, ReductionClause) and c.modifier == "inscan"), None)
+    if inscan is None:
+        return
+    if d.name not in _INSCAN_CONSTRUCTS:
+        raise _err(f"a reduction with the inscan modifier is not allowed on '{d.name}' (only on for, simd, for simd, "
+                   "parallel for and parallel for simd)", inscan)
+    for kind in ("schedule", "ordered"):
+        if d.has(kind):
+            raise _err(f"'{kind}' is not allowed together with a reduction with the inscan modifier", d.clause(kind))
+    other = next((c for c in d.clauses if isinstance(c, ReductionClause) and c.modifier != "inscan"), None)
+    if other is not None:
+        raise _err("reductions with and without the inscan modifier cannot be on the same construct", other)
 
 
 def _shaped_text(item) -> str:

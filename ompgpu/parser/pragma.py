@@ -43,7 +43,7 @@ _GRAMMAR = Path(__file__).with_name("omp.lark")
 _UNSUPPORTED_DIRECTIVES = re.compile(
     r"\s*omp\s+(declare\s+reduction|begin\s+declare\s+variant"
     r"|end\s+declare\s+variant|begin\s+metadirective|begin\s+assumes|end\s+assumes"
-    r"|allocators|tile|unroll|scan|interop|nothing|error|assumes|assume|dispatch"
+    r"|allocators|tile|unroll|interop|nothing|error|assumes|assume|dispatch"
     r"|workshare|parallel\s+workshare|target\s+parallel\s+master|target\s+parallel\s+masked"
     r"|target\s+parallel\s+do|parallel\s+do|do)(?![A-Za-z0-9_$])"
 )
@@ -624,6 +624,11 @@ class _Build(Transformer):
             return _Tag("destroy", (FlagClause("destroy", coord), tuple(c for c in ch if isinstance(c, ListItem))))
         return KeywordClause("update", _first_tag(ch, "type").value, coord)
 
+    def scan_directive(self, ch):
+        kind = ch[1]
+        return Directive("scan", (VarListClause(kind.value, _items_of(ch), _coord_at(kind.start_pos)),),
+                         _coord_at(ch[0].start_pos))
+
     def depobj_directive(self, ch):
         obj = next(c for c in ch if isinstance(c, ListItem))
         clause = ch[-1]
@@ -726,7 +731,7 @@ _DIRECTIVE_NAMES = frozenset({
     "task", "taskloop", "taskloop simd", "taskgroup", "taskwait", "taskyield", "barrier",
     "critical", "atomic", "flush", "ordered", "cancel", "cancellation point", "declare target",
     "begin declare target", "end declare target", "declare simd", "threadprivate", "requires", "allocate", "declare mapper",
-    "depobj",
+    "depobj", "scan",
 })
 _NAME_PREFIXES = frozenset(
     " ".join(n.split()[:k]) for n in _DIRECTIVE_NAMES for k in range(1, len(n.split()) + 1)
@@ -745,7 +750,7 @@ KNOWN_CLAUSES = frozenset({
     "uses_allocators", "affinity", "detach", "read", "write", "update", "capture", "compare",
     "weak", "fail", "seq_cst", "acq_rel", "release", "acquire", "relaxed", "threads", "link",
     "enter", "device_type", "indirect", "unified_shared_memory", "unified_address",
-    "reverse_offload", "dynamic_allocators", "atomic_default_mem_order", "destroy",
+    "reverse_offload", "dynamic_allocators", "atomic_default_mem_order", "destroy", "inclusive", "exclusive",
 })
 
 _TERM_NAMES = {

@@ -639,7 +639,7 @@ def test_error_renders_gcc_style(tmp_path):
 
 
 @pytest.mark.parametrize("text", [
-    "omp declare reduction(merge: int: omp_out += omp_in)", "omp tile sizes(4)", "omp unroll partial(2)", "omp scan inclusive(x)",
+    "omp declare reduction(merge: int: omp_out += omp_in)", "omp tile sizes(4)", "omp unroll partial(2)",
 ])
 def test_unsupported_directives(text):
     e = err(text, UnsupportedError)
@@ -821,6 +821,18 @@ def test_array_shaping_items():
     assert ([e.text for e in p.shape], p.text, d.clauses[1].modifiers) == (["n"], "p", ("present",))
     d = parse_pragma("omp task depend(in: ([2][3])q)", BASE)
     assert [e.text for e in d.clauses[0].items[0].shape] == ["2", "3"]
+
+
+def test_scan_directive_and_inscan_rules():
+    d = parse_pragma("omp scan exclusive(x, y)", BASE)
+    assert (d.name, d.clauses[0].kind, [i.name for i in d.clauses[0].items]) == ("scan", "exclusive", ["x", "y"])
+    assert parse_pragma("omp parallel for simd reduction(inscan, +: x)", BASE).clauses[0].modifier == "inscan"
+    for text, what in [
+        ("omp target teams distribute parallel for reduction(inscan, +: x)", "inscan modifier is not allowed on"),
+        ("omp for reduction(inscan, +: x) schedule(static)", "'schedule' is not allowed together"),
+        ("omp for reduction(inscan, +: x) reduction(+: y)", "with and without the inscan modifier"),
+    ]:
+        assert what in err(text, OmpgpuError).message
 
 
 def test_depobj_directive():

@@ -111,6 +111,38 @@ OMPGPU_DEV void reduce(RedOp op, T *target, typename detail::type_identity<T>::t
   reduce_known<T>(op, target, partial, s.size());
 }
 
+// Scan (OpenMP 5.0 inscan reductions): the team turns buf[0..n), one value per iteration, into
+// its inclusive prefix combined with `initial` (buf[i] = initial op buf[0] op ... op buf[i]).
+// buf has room for nthr more values after the n (the threads' block totals). Every thread of
+// the team calls it (thread tid of nthr); `barrier` is the team's barrier, met three times.
+template <class T, class Barrier>
+OMPGPU_DEV void team_inclusive_scan(RedOp op, T *buf, long long n, T initial, unsigned tid, unsigned nthr,
+                                    Barrier barrier) {
+  T *totals = buf + n;
+  const long long per = (n + (long long)nthr - 1) / (long long)nthr;
+  const long long lo = (long long)tid * per < n ? (long long)tid * per : n;
+  const long long hi = lo + per < n ? lo + per : n;
+  T acc = red_identity<T>(op);
+  for (long long i = lo; i < hi; i++) {
+    acc = detail::op_apply<T>((AtomicOp)op, acc, buf[i]);
+    buf[i] = acc;
+  }
+  totals[tid] = acc;
+  barrier();
+  if (tid == 0) {  // each thread's block starts after the blocks before it
+    T run = initial;
+    for (unsigned t = 0; t < nthr; t++) {
+      const T block = totals[t];
+      totals[t] = run;
+      run = detail::op_apply<T>((AtomicOp)op, run, block);
+    }
+  }
+  barrier();
+  const T before = totals[tid];
+  for (long long i = lo; i < hi; i++) buf[i] = detail::op_apply<T>((AtomicOp)op, before, buf[i]);
+  barrier();
+}
+
 }  // namespace ompgpu
 
 #endif  // OMPGPU_DEVICE_REDUCTION_CUH
