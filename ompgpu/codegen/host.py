@@ -128,17 +128,22 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
         maps = _data_maps(d, env)
         if d.name == "target data":
             body = replace(body_start, end, nested)
-            udp = [item.name for cl in d.clauses if cl.kind in ("use_device_ptr", "use_device_addr") for item in cl.items]
+            udp = [item.name for cl in d.clauses_of("use_device_ptr") for item in cl.items]
+            uda = []
             for cl in d.clauses_of("use_device_addr"):
                 for item in cl.items:
                     sym = env.lookup(item.name) if env is not None else None
+                    if item.members:
+                        raise UnsupportedError(f"use_device_addr of the struct member '{item.text}' is not supported yet",
+                                               item.coord)
                     if sym is not None and not is_pointer(resolve_typedef(sym.type, env)):
-                        # The region's references to it would have to name the device's storage;
-                        # a local holding the address would be read as the variable's value.
-                        raise UnsupportedError(f"use_device_addr of '{item.name}', which is not a pointer, is not "
-                                               "supported yet (use_device_addr(p[lo:len]) of a pointer p works)", item.coord)
+                        uda.append(item.name)   # an array or a scalar: its uses name the device's storage
+                    elif item.name not in udp:
+                        udp.append(item.name)   # a pointer's section: the pointer holds the device address
+            if uda:
+                body = _refer_to_device(body, {name: f"(*{name}__devaddr)" for name in uda})
             return render("host_data.j2", loc=loc_name, maps=maps, device=device, if_cond=if_cond, body=body,
-                          use_device_ptr=udp)
+                          use_device_ptr=udp, use_device_addr=uda)
         fn = {"target enter data": "ompgpu_target_data_begin", "target exit data": "ompgpu_target_data_end",
               "target update": "ompgpu_target_update"}[d.name]
         task = _target_task(d, env, maps, (device, if_cond), _data_task_vars(d, env)) if env is not None else None
@@ -921,6 +926,26 @@ class _Tokens:
     def _line_start(self, i: int) -> bool:
         j = self.text.rfind("\n", 0, i) + 1
         return not self.text[j:i].strip()
+
+
+def _refer_to_device(text: str, names: dict[str, str]) -> str:
+    """The body of a target data construct with each use of a use_device_addr array or scalar
+    (OpenMP 5.0) written as the device storage (`names`: name -> replacement): every token that
+    is the name, except a member after `.` or `->`; preprocessor lines (pragmas, line markers)
+    stay as they are."""
+    out, pos, prev, prev2 = [], 0, "", ""
+    toks = _Tokens(text, 0)
+    while True:
+        tok, start, end = toks.next()
+        if not tok:
+            break
+        if tok in names and prev != "." and not (prev == ">" and prev2 == "-"):
+            out.append(text[pos:start])
+            out.append(names[tok])
+            pos = end
+        prev2, prev = prev, tok
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _statement_end(text: str, pos: int, c: OmpConstruct) -> int:
