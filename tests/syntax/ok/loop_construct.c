@@ -15,8 +15,11 @@ int main(void) {
 #pragma omp target teams loop reduction(+: s) map(to: a) map(tofrom: s)
   for (int i = 0; i < N; i++) s += a[i][i];
 
-#pragma omp target parallel loop lastprivate(last) map(tofrom: last)
-  for (int i = 0; i < N; i++) last = i;
+  /* lastprivate on loop lists only the loop's iteration variable (OpenMP 5.0) */
+  int k;
+#pragma omp target parallel loop lastprivate(k) map(tofrom: k, a)
+  for (k = 0; k < N; k++) a[k][4] = 1.0f;
+  last = k;
 
 #pragma omp target map(tofrom: a)
 #pragma omp teams
