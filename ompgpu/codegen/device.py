@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from typing import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from pycparser import c_ast
 
@@ -32,8 +32,6 @@ new delete class this template typename namespace using operator private public 
 try catch throw explicit mutable export bool true false nullptr decltype constexpr noexcept static_cast
 dynamic_cast reinterpret_cast const_cast typeid wchar_t char16_t char32_t alignof concept requires co_await
 """.split())
-# C comparison of a canonical loop -> the runtime's OMPGPU_CMP_* name (as loop.j2 spells it)
-_CMP_NAMES = {"<": "LT", "<=": "LE", ">": "GT", ">=": "GE", "!=": "NE"}
 RED_OPS = {"+": "RED_ADD", "-": "RED_ADD", "*": "RED_MUL", "min": "RED_MIN", "max": "RED_MAX", "&": "RED_BAND",
            "|": "RED_BOR", "^": "RED_BXOR", "&&": "RED_LAND", "||": "RED_LOR"}
 ATOMIC_OPS = {"+": "ATOMIC_ADD", "-": "ATOMIC_SUB", "*": "ATOMIC_MUL", "/": "ATOMIC_DIV", "&": "ATOMIC_BAND",
@@ -392,6 +390,17 @@ class _Loop:
     cond_op: str
     narrow: bool = False  # the variable has 32 bits or fewer: its value is computed in 32-bit arithmetic
 
+    @property
+    def cmp(self) -> str:
+        """The runtime's name of the loop's comparison (OMPGPU_CMP_<cmp>)."""
+        return {"<": "LT", "<=": "LE", ">": "GT", ">=": "GE", "!=": "NE"}[self.cond_op]
+
+    @property
+    def trip_count(self) -> str:
+        """C expression of the loop's iteration count."""
+        return (f"ompgpu_trip_count((long long)({self.lb}), (long long)({self.ub}), (long long)({self.step}), "
+                f"OMPGPU_CMP_{self.cmp})")
+
 
 def _strip_quals(t: c_ast.Node) -> None:
     """Drop const/volatile from a declarator's innermost type (shared-memory storage takes no
@@ -619,9 +628,10 @@ class _Emitter(CGen):
         """Tasks in device code run undeferred: the encountering thread executes the task (or,
         for taskloop, every iteration in order) at once, which OpenMP allows (an included
         task); `depend` (with iterators and depend objects too) is then satisfied by program
-        order, taskwait/taskgroup wait for nothing, and `affinity` (a hint) has nothing to say. The data environment is the task's: private and firstprivate copies,
-        explicit or by OpenMP's default rules (a variable the task writes that is not shared
-        in the enclosing context is firstprivate)."""
+        order, taskwait/taskgroup wait for nothing, and `affinity` (a hint) has nothing to say.
+        The data environment is the task's: private and firstprivate copies, explicit or by
+        OpenMP's default rules (a variable the task writes that is not shared in the enclosing
+        context is firstprivate)."""
         d = n.directive
         for c in d.clauses:
             if c.kind in ("detach", "in_reduction", "task_reduction"):
@@ -1224,9 +1234,7 @@ class _Emitter(CGen):
             return self._loop_code(d, n.body, kind, chunk, None, [], False, barrier=True,
                                    phase=(c_ast.Compound(list(part), coord=inner.coord), wrap))
 
-        trip = " * ".join(f"ompgpu_trip_count((long long)({l.lb}), (long long)({l.ub}), (long long)({l.step}), "
-                          f"OMPGPU_CMP_{_CMP_NAMES[l.cond_op]})" for l in loops)
-        return render("scan.j2", scans=scans, trip_count=trip, input_loop=phase_loop(input_part, input_phase),
+        return render("scan.j2", scans=scans, trip_count=" * ".join(l.trip_count for l in loops), input_loop=phase_loop(input_part, input_phase),
                       scan_loop=phase_loop(scan_part, scan_phase), team_size=self.team_size, aligned=self._aligned(),
                       whole_block=self.whole_block)
 

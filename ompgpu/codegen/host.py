@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from ompgpu.analysis.symbols import has_side_effect, is_array, is_pointer, region_uses, resolve_typedef, walk_nodes
 from ompgpu.codegen.render import render
@@ -790,47 +791,44 @@ def _update_sections(d, env) -> list[SectionUpdate]:
                 raise UnsupportedError(f"target update of '{item.text}': {n} dimensions of sections need an array of "
                                        f"{n} dimensions (or a pointer to arrays of {n - 1})", item.coord)
             zeros = lambda k: x + "[0]" * k  # noqa: E731
-            lower, length, stride = [], [], []
-            for k, sec in enumerate(item.sections):
-                lo = f"({sec.lower.text})" if sec.lower is not None else "0"
-                if not sec.is_range:
-                    ln = "1"
-                elif sec.length is not None:
-                    ln = f"({sec.length.text})"
-                elif k == 0 and is_pointer(t):
+            extent = lambda k: f"(long long)(sizeof({zeros(k)}) / sizeof({zeros(k + 1)}))"  # noqa: E731
+
+            def whole(k: int, lo: str) -> str:
+                if k == 0 and is_pointer(t):
                     raise OmpSyntaxError(f"array section '{item.text}' on a pointer needs a length", item.coord)
-                else:
-                    ln = f"((long long)(sizeof({zeros(k)}) / sizeof({zeros(k + 1)})) - {lo})"
-                lower.append(lo)
-                length.append(ln)
-                stride.append(f"({sec.stride.text})" if sec.stride is not None else "1")
-            dims = tuple("0" if k == 0 else f"(long long)(sizeof({zeros(k)}) / sizeof({zeros(k + 1)}))" for k in range(n))
+                return f"({extent(k)} - {lo})"
+
+            lower, length, stride = zip(*(_run_bounds(sec, lambda lo, k=k: whole(k, lo))
+                                          for k, sec in enumerate(item.sections)))
+            dims = tuple("0" if k == 0 else extent(k) for k in range(n))
             out.append(SectionUpdate(_flags(c.kind), f"(void *)({x})", f"(long long)sizeof({zeros(n)})", dims,
-                                     tuple(lower), tuple(length), tuple(stride), item.text))
+                                     lower, length, stride, item.text))
     return out
+
+
+def _run_bounds(sec: Section | None, whole: Callable[[str], str]) -> tuple[str, str, str]:
+    """Lower bound, length and stride (C text) of one dimension of a target update section;
+    `whole(lower)` gives the length where the section has none (`a[lo:]`, or no section)."""
+    lo = f"({sec.lower.text})" if sec is not None and sec.lower is not None else "0"
+    if sec is not None and not sec.is_range:
+        length = "1"
+    elif sec is not None and sec.length is not None:
+        length = f"({sec.length.text})"
+    else:
+        length = whole(lo)
+    return lo, length, f"({sec.stride.text})" if sec is not None and sec.stride is not None else "1"
 
 
 def _shaped_update(item: ListItem, kind: str, env) -> SectionUpdate:
     """`([d1]..[dn])p[sections]` as an n-dimensional section of the array the shape makes of
     p's elements: dimensions after the sections are whole."""
     _check_shaped_pointer(item, env)
-    lower, length, stride = [], [], []
-    for k, dim in enumerate(item.shape):
-        sec = item.sections[k] if k < len(item.sections) else None
-        lo = f"({sec.lower.text})" if sec is not None and sec.lower is not None else "0"
-        if sec is not None and not sec.is_range:
-            ln = "1"
-        elif sec is not None and sec.length is not None:
-            ln = f"({sec.length.text})"
-        else:
-            ln = f"((long long)({dim.text}) - {lo})"
-        lower.append(lo)
-        length.append(ln)
-        stride.append(f"({sec.stride.text})" if sec is not None and sec.stride is not None else "1")
+    lower, length, stride = zip(*(_run_bounds(item.sections[k] if k < len(item.sections) else None,
+                                              lambda lo, dim=dim: f"((long long)({dim.text}) - {lo})")
+                                  for k, dim in enumerate(item.shape)))
     dims = ("0",) + tuple(f"(long long)({dim.text})" for dim in item.shape[1:])
-    name = "(" + "".join(f"[{e.text}]" for e in item.shape) + ")" + item.text
     return SectionUpdate(_flags(kind), f"(void *)({item.name})", f"(long long)sizeof({item.name}[0])", dims,
-                         tuple(lower), tuple(length), tuple(stride), name)
+                         lower, length, stride, item.written)
 
 
 def _array_levels(t, env) -> int:

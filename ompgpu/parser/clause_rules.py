@@ -133,10 +133,10 @@ def check_directive(d: Directive) -> None:
             raise _err(f"clause '{c.kind}' is not allowed on '{d.name}'", c)
         for item in getattr(c, "items", ()):
             if item.shape and c.kind not in ("depend", "affinity", "to", "from"):
-                raise _err(f"array shaping ('{_shaped_text(item)}') is only allowed in depend, affinity and the to "
+                raise _err(f"array shaping ('{item.written}') is only allowed in depend, affinity and the to "
                            f"and from clauses of target update, not in '{c.kind}'", item)
             if item.shape and len(item.sections) > len(item.shape):
-                raise _err(f"'{_shaped_text(item)}' has more subscripts than its shape has dimensions", item)
+                raise _err(f"'{item.written}' has more subscripts than its shape has dimensions", item)
         if not (d.name == "target update" and c.kind in ("to", "from")):
             for item in getattr(c, "items", ()):
                 strided = next((sec for sec in item.sections if sec.stride is not None), None)
@@ -170,10 +170,6 @@ def _check_inscan(d: Directive) -> None:
     other = next((c for c in d.clauses if isinstance(c, ReductionClause) and c.modifier != "inscan"), None)
     if other is not None:
         raise _err("reductions with and without the inscan modifier cannot be on the same construct", other)
-
-
-def _shaped_text(item) -> str:
-    return "(" + "".join(f"[{e.text}]" for e in item.shape) + ")" + item.text
 
 
 def _check_clause(d: Directive, c: Clause) -> None:

@@ -78,6 +78,11 @@ class ListItem:
     shape: tuple[CExpr, ...] = ()
 
     @property
+    def written(self) -> str:
+        """The item as written, its array shaping included (`text` starts at the name)."""
+        return "(" + "".join(f"[{e.text}]" for e in self.shape) + ")" + self.text if self.shape else self.text
+
+    @property
     def is_plain(self) -> bool:
         """A bare identifier (no member access, no subscript/section)."""
         return not self.members and not self.sections

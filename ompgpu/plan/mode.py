@@ -171,7 +171,7 @@ def _exact_block(k: Kernel, mode: str, bound: int) -> int:
     return bound
 
 
-_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+_IDENTIFIER = re.compile(r"\b[A-Za-z_]\w*")  # not the letters of a number (0x40, 64u)
 # assignments, increments and calls (or casts): not evaluated a second time on the device
 _SIDE_EFFECT_OR_CALL = re.compile(r"\+\+|--|(?<![=!<>])=(?!=)|\(")
 
@@ -185,9 +185,11 @@ def _block_expr(k: Kernel) -> str | None:
     """The thread_limit argument of an SPMD kernel when the device computes the same value from
     it as the host did for the launch: every thread_limit clause of the kernel written alike,
     without side effects, and made of constants and variables the kernel receives by value and
-    never assigns. The host launches min(value, bound) threads (the value itself when it is not
-    positive: the default block); num_threads of that value then takes min(value, blockDim.x),
-    also blockDim.x when it is not positive: the whole block either way."""
+    neither assigns nor takes the address of (SPMD planning rejects the latter today; checked
+    here as well, since a store through a pointer would break this). The host launches
+    min(value, bound) threads (the value itself when it is not positive: the default block);
+    num_threads of that value then takes min(value, blockDim.x), also blockDim.x when it is
+    not positive: the whole block either way."""
     limits, _ = _size_clauses(k, "spmd")
     if not limits or any(c.expr is None for c in limits):
         return None
@@ -195,10 +197,12 @@ def _block_expr(k: Kernel) -> str | None:
     if any(not same_expression(c.expr.text, text) for c in limits[1:]) or _SIDE_EFFECT_OR_CALL.search(text):
         return None
     by_value = {c.name for c in k.captures if c.how == "literal"}
-    written = {sym.name for sym in region_uses(k.body, k.env).written} if k.body is not None else set()
-    for name in _IDENTIFIER.findall(text):
-        if int_constant(name) is None and (name not in by_value or name in written):
-            return None
+    changed: set[str] = set()
+    if k.body is not None:  # assigned, or its address taken (stores through a pointer)
+        uses = region_uses(k.body, k.env)
+        changed = {sym.name for sym in uses.written | uses.address_taken}
+    if any(name not in by_value or name in changed for name in _IDENTIFIER.findall(text)):
+        return None
     return text
 
 
