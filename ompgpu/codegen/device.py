@@ -19,6 +19,7 @@ from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare,
                                      resolve_typedef, walk_nodes)
 from ompgpu.codegen.cprint import CPrinter, finalize_line_markers, line_directive
 from ompgpu.codegen.render import render
+from ompgpu.codegen.shared_scalars import SyncFree, candidate_locals, written_names
 from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError, note_location
 from ompgpu.outliner.outline import (DEVICE_UNSUPPORTED, Capture, Kernel, Program, Sharing, check_device_clauses, kernel_scope,
                                      region_sharing, unique_kernel_names)
@@ -80,6 +81,8 @@ class _DeviceGen:
         self.workfns: list[WorkFunction] = []
         self.next_workfn_id = 0
         self.conditional_count = 0  # names the variables of lastprivate(conditional:) items apart
+        self.register_count = 0  # names the registers of team-shared scalars apart (shared_scalars.py)
+        self.sync_free = SyncFree(program.functions)
         self.global_names: list[str] = []  # declare target variables defined here
         self.critical_names: set[str] = set()
         self.remarks: list[tuple[SourceCoord, str]] = []
@@ -494,6 +497,12 @@ class _Emitter(CGen):
         # this code runs in a team whose thread numbers are threadIdx.x (a team-level region of
         # a kernel, always forked: SPMD, or generic workers 0..T-1), its size maybe unknown
         self.thread_num_known = False
+        # Team-shared scalars that loops of a region may keep in a register (shared_scalars.py):
+        # id() of the declarations that qualify, and those held in one in the loop being printed
+        # (name -> its symbol, the register variable)
+        self.register_candidates: frozenset[int] = frozenset()
+        self.in_register: dict[str, tuple[Symbol, str]] = {}
+        self.member_names: set[int] = set()  # id() of the member-name IDs of the member access being printed
 
     # -- entry points -----------------------------------------------------------
     def prototype(self, fn: c_ast.FuncDef, extern: bool = False) -> str:
@@ -529,6 +538,7 @@ class _Emitter(CGen):
         # not shared by a team: a task that writes one gets a firstprivate copy (as gcc does).
         self.task_shared = set()
         self.env = kernel_scope(k)
+        self.register_candidates = candidate_locals(body, self.env)
         # In SPMD mode no serial local is shared with a region (the plan checked it): nothing
         # goes on the soft stack, every thread keeps its own copy of the serial code's locals.
         if not self.spmd:
@@ -714,11 +724,65 @@ class _Emitter(CGen):
         return text
 
     def visit_Assignment(self, n):
+        reg = self._register_of(n.lvalue)
+        if reg is not None:  # write-through: the register and the variable
+            return f"({_cxx_name(n.lvalue.name)} = ({reg} {n.op} ({self.visit(n.rvalue)})))"
         return self._conditional_store(n.lvalue, super().visit_Assignment(n))
 
     def visit_UnaryOp(self, n):
+        reg = self._register_of(n.expr) if n.op in ("++", "--", "p++", "p--") else None
+        if reg is not None:
+            mem = _cxx_name(n.expr.name)
+            if n.op in ("++", "--"):
+                return f"({mem} = {n.op}{reg})"
+            return f"ompgpu_store_through_post{'inc' if n.op == 'p++' else 'dec'}({mem}, {reg})"
         text = super().visit_UnaryOp(n)
         return self._conditional_store(n.expr, text) if n.op in ("++", "--", "p++", "p--") else text
+
+    # -- team-shared scalars in registers (shared_scalars.py) -------------------------
+    def visit_ID(self, n):
+        reg = self._register_of(n)
+        return reg if reg is not None else super().visit_ID(n)
+
+    def visit_StructRef(self, n):
+        # a member's name is an ID too: never a variable held in a register
+        self.member_names.add(id(n.field))
+        try:
+            return super().visit_StructRef(n)
+        finally:
+            self.member_names.discard(id(n.field))
+
+    def _register_of(self, n: c_ast.Node) -> str | None:
+        """The register holding the variable that n names here, if a loop holds one."""
+        if not isinstance(n, c_ast.ID) or id(n) in self.member_names:
+            return None
+        entry = self.in_register.get(n.name)
+        return entry[1] if entry is not None and self.env.lookup(n.name) is entry[0] else None
+
+    def _held_loop(self, n: c_ast.Node, print_loop: Callable[[c_ast.Node], str]) -> str:
+        """A loop of a parallel region: the team-shared scalars that it updates and that may
+        live in a register meanwhile are read into one before it (shared_scalars.py)."""
+        names = []
+        if self.in_region and self.task_shared:
+            for name in sorted((written_names(n) & self.task_shared) - set(self.in_register)):
+                sym = self.env.lookup(name)
+                if sym is not None and id(sym.decl) in self.register_candidates:
+                    names.append((name, sym))
+        if not names or not self.g.sync_free.code(n):
+            return print_loop(n)
+        loads = []
+        for name, sym in names:
+            self.g.register_count += 1
+            reg = f"{_cxx_name(name)}__reg{self.g.register_count}"
+            self.in_register[name] = (sym, reg)
+            loads.append(f"auto {reg} = {_cxx_name(name)};")
+        try:
+            text = print_loop(n)
+        finally:
+            for name, _ in names:
+                del self.in_register[name]
+        return "{ " + " ".join(loads) + "  /* held in registers for the loop, written through */\n" + \
+            self.indent() + text + "\n" + self.indent() + "}"
 
     def _declare_private(self, sym: Symbol) -> str:
         return type_string(sym.type, _cxx_name(sym.name)) + ";"
@@ -797,10 +861,19 @@ class _Emitter(CGen):
         return self.team_size is not None and self.in_region > 0 and self.branch_depth == 0
 
     def visit_For(self, n):
+        return self._held_loop(n, self._scoped_for)
+
+    def _scoped_for(self, n):
         saved, self.env = self.env, self.env.child()
         text = super().visit_For(n)
         self.env = saved
         return text
+
+    def visit_While(self, n):
+        return self._held_loop(n, super().visit_While)
+
+    def visit_DoWhile(self, n):
+        return self._held_loop(n, super().visit_DoWhile)
 
     def visit_FuncCall(self, n):
         if isinstance(n.name, c_ast.ID):
@@ -1014,6 +1087,7 @@ class _Emitter(CGen):
         sub.whole_block = ("__whole_block" if templated else "true") if spmd_site and sub.team_size is not None else None
         sub.thread_num_known = sub.team_size is not None or (self.plan is not None and self.in_region == 0 and d.clause("if") is None)
         sub.task_shared = {sym.name for sym in sharing.by_pointer}
+        sub.register_candidates = self.register_candidates
         sub.grid_loop = grid_loop
         sub.region_tail = _region_tail(n.body) if inner is None else None
         sub.called = self.called

@@ -887,7 +887,8 @@ def _looks_pointer(item: ListItem, env=None) -> bool:
 
 def _kernel_desc(k: Kernel, kname: str, offload: str, mode: str = "generic", max_threads: int = 1024) -> dict:
     return {"var": f"__ompgpu_kd_{kname}", "name": kname, "file": k.coord.file, "line": k.coord.line, "col": k.coord.col,
-            "mode": "OMPGPU_MODE_SPMD" if mode == "spmd" else "OMPGPU_MODE_GENERIC", "max_threads": max_threads, "launch": f"__ompgpu_launch_{kname}", "default_threads": 0,
+            "mode": "OMPGPU_MODE_SPMD" if mode == "spmd" else "OMPGPU_MODE_GENERIC", "max_threads": max_threads, "launch": f"__ompgpu_launch_{kname}",
+            "occupancy": f"__ompgpu_occupancy_{kname}", "default_threads": 0,
             # A target region without teams runs as one team.
             "static_teams": 0 if k.teams is not None else 1}
 

@@ -161,7 +161,7 @@ OMPGPU_API(state) int omp_get_max_threads(void) {
 OMPGPU_API(state) void omp_set_num_threads(int n) {
   ompgpu::detail::ThreadState s = ompgpu::detail::thr();
   if (!s.par() && ompgpu::detail::team_state.mode == ompgpu::MODE_GENERIC)
-    ompgpu::detail::team_state.fork.dflt = (short)ompgpu::detail::team_size_for(n);
+    ompgpu::detail::team_state.fork.dflt = ompgpu::detail::team_size_for(n);
 }
 
 OMPGPU_API(state) int omp_get_ancestor_thread_num(int level) {

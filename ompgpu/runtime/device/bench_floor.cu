@@ -105,12 +105,13 @@ __global__ void __launch_bounds__(1024) runtime_kernel(int reps, long long *fork
   ompgpu::kernel_init_generic();
   if (ompgpu::is_worker()) {
     for (;;) {
-      ompgpu::WorkItem w = ompgpu::worker_wait();
+      constexpr unsigned words = ompgpu::prefetch_words<EmptyPack, BarPack>();
+      const auto w = ompgpu::worker_wait<words>();
       if (w.fn == ompgpu::WORK_EXIT) break;
       if (w.in_team()) {
         switch (w.fn) {
-          case 1: outlined_empty(w.args); break;
-          case 2: outlined_barriers(w.args); break;
+          case 1: outlined_empty(const_cast<void *>(ompgpu::ForkPack<EmptyPack, words>(w).get())); break;
+          case 2: outlined_barriers(const_cast<void *>(ompgpu::ForkPack<BarPack, words>(w).get())); break;
         }
       }
       ompgpu::worker_join();

@@ -48,6 +48,21 @@ template <class T, bool InGlobalMemory = false> struct ompgpu_stack_var {
   ompgpu_stack_var &operator=(const ompgpu_stack_var &) = delete;
 };
 
+// x++ and x-- of a team-shared scalar that a loop holds in a register (codegen/shared_scalars.py):
+// the register and the variable get the new value, the expression has the old one.
+template <class T>
+static __device__ __forceinline__ T ompgpu_store_through_postinc(T &variable, T &reg) {
+  const T old = reg;
+  variable = ++reg;
+  return old;
+}
+template <class T>
+static __device__ __forceinline__ T ompgpu_store_through_postdec(T &variable, T &reg) {
+  const T old = reg;
+  variable = --reg;
+  return old;
+}
+
 static __device__ __forceinline__ bool ompgpu_can_fork() { return ompgpu::can_fork(); }
 
 static __device__ __forceinline__ void ompgpu_fork(int id, const void *pack, unsigned size, int num_threads) {

@@ -5,14 +5,18 @@
 //   kernel_init_generic  every thread clears its per-thread state; the master (lane 0 of
 //                        the last warp) initializes team state; lanes 1..31 of the master
 //                        warp exit (PTX exit; ompgpu_emu_thread_exit under the emulator).
-//   fork (master)        pack copied into team state; fork word {fn, size (0 = default),
-//                        args} stored -- no loads on this path;
+//   fork (master)        pack copied into team state (argbuf, or the team stack when it does
+//                        not fit: then its address in fork_args); fork word {fn, size (0 =
+//                        default)} stored -- no loads on this path;
 //                        bar.sync 8, blockDim.x   (fork: releases the workers)
 //                        bar.sync 8, blockDim.x   (join: waits for them)
-//   worker loop          bar.sync 8 (fork) -> one 16-byte load of the fork word -> team
-//                        size = min(requested, workers), rounded down to a multiple of 32
-//                        when >= 32, stored in the thread's state word -> run if
-//                        threadIdx.x < size -> bar.sync 8 (join), every worker warp.
+//   worker loop          bar.sync 8 (fork) -> one 16-byte load of the fork word and, beside
+//                        it, of the first bytes of argbuf (the argument pack, when it fits
+//                        them: the kernel's packs decide how many) -> team size = the
+//                        requested one or dflt, stored in the thread's state word -> run if
+//                        threadIdx.x < size -> bar.sync 8 (join), every worker warp; worker 0
+//                        then resets the dispatch ring for the next region (off the master's
+//                        path: nothing uses the ring between the join and the next fork).
 //   (barrier.sync, the non-aligned form: see fork_join_barrier)
 //   kernel_end_generic   fn = WORK_EXIT, one more fork barrier; workers leave their loop.
 // Exited lanes count as arrived, so the master warp always counts 32 at barrier 8.
@@ -27,13 +31,6 @@ namespace ompgpu {
 
 constexpr int WORK_EXIT = -1;  // work-function id that ends the worker loop
 
-struct WorkItem {
-  int fn;          // work-function id (WORK_EXIT ends the loop)
-  void *args;      // argument pack (a copy in team state or on the soft stack)
-  unsigned size;   // team size of the region: threads below it run it
-  // Is the calling worker in the region's team? (From registers: no reload of the state.)
-  OMPGPU_DEV bool in_team() const { return threadIdx.x < size; }
-};
 
 // ---------------------------------------------------------------------------------------
 // Generic mode
@@ -107,36 +104,82 @@ OMPGPU_DEV void kernel_init_generic() {
 // True for worker threads (every thread below the master).
 OMPGPU_DEV bool is_worker() { return threadIdx.x < blockDim.x - 32u; }
 
+// The most argument-pack bytes a worker loads with the fork word (four 16-byte loads).
+constexpr unsigned PREFETCH_MAX_BYTES = 64;
+
+// Words of argument pack that the workers of a kernel whose work functions take the packs
+// Packs... load with the fork word: the largest pack that fits PREFETCH_MAX_BYTES (and
+// argbuf), in whole 16-byte loads. A larger pack is read where the fork put it.
+template <class... Packs>
+OMPGPU_DEV constexpr unsigned prefetch_words() {
+  unsigned most = 0;
+  for (unsigned b : {0u, (unsigned)sizeof(Packs)...})
+    if (b <= PREFETCH_MAX_BYTES && b <= OMPGPU_ARGBUF_BYTES && b > most) most = b;
+  return (most + 15u) / 16u * 4u;
+}
+
+// What a worker learns at a fork: the work function, its team size and the first Words words of
+// its argument pack, loaded beside the fork word so that the work function does not wait for a
+// second load after the test of the fork word (EPCC `parallel` in generic mode, H100,
+// bench/results/exp-h100-2026-11-25-s6-variants.txt).
+template <unsigned Words>
+struct WorkItem {
+  int fn;          // work-function id (WORK_EXIT ends the loop)
+  unsigned size;   // team size of the region: threads below it run it
+  alignas(16) unsigned pack[Words > 0 ? Words : 1];
+  // Is the calling worker in the region's team? (From registers: no reload of the state.)
+  OMPGPU_DEV bool in_team() const { return threadIdx.x < size; }
+};
+
 // Worker: wait at the fork barrier, return the work item.
-OMPGPU_DEV WorkItem worker_wait() {
+template <unsigned Words>
+OMPGPU_DEV WorkItem<Words> worker_wait() {
+  static_assert(Words % 4u == 0u && Words * 4u <= PREFETCH_MAX_BYTES, "whole 16-byte loads");
   detail::fork_join_barrier();
   const detail::ForkWord f = detail::load_fork_word();  // one 16-byte load
+  WorkItem<Words> w;
+  if constexpr (Words > 0) {
+#pragma unroll
+    for (unsigned i = 0; i < Words; i += 4) load_shared_v4(detail::team_state.argbuf + 4u * i, &w.pack[i]);
+  }
   const unsigned ts = (unsigned)(f.size ? f.size : f.dflt);
   detail::thr_init(detail::ts_word(true, ts));  // par, size; ser = seq = 0
-  WorkItem w;
   w.fn = f.fn;
-  w.args = f.args;
   w.size = ts;
   return w;
 }
 
-// Worker: where the argument pack of a region with pack type P is. A pack that fits the team's
-// buffer is always there (fork copies it in), so the work function reads it from a shared-
-// memory address the compiler knows: its loads (ld.shared) need not wait for the fork word's,
-// where loads through the generic pointer in the fork word did (EPCC `parallel` in generic mode).
-template <class P>
-OMPGPU_DEV const void *fork_args(const void *args) {
-  if constexpr (sizeof(P) <= OMPGPU_ARGBUF_BYTES)
-    return detail::team_state.argbuf;
-  else
-    return args;
-}
+// Worker: the argument pack of a work function with pack type P, for one call: a copy of the
+// words worker_wait loaded when the pack fits them, else where the fork put it (argbuf, or the
+// team stack for a pack larger than argbuf).
+template <class P, unsigned Words>
+class ForkPack {
+  static constexpr bool kLoaded = sizeof(P) <= 4u * Words;
+  alignas(16) unsigned char copy_[kLoaded ? sizeof(P) : 1];
+
+ public:
+  OMPGPU_DEV explicit ForkPack(const WorkItem<Words> &w) {
+    static_assert(std::is_trivially_copyable<P>::value && alignof(P) <= 16, "argument packs are copied as bytes");
+    if constexpr (kLoaded) memcpy(copy_, w.pack, sizeof(P));
+  }
+  OMPGPU_DEV const void *get() const {
+    if constexpr (kLoaded) return copy_;
+    else if constexpr (sizeof(P) <= OMPGPU_ARGBUF_BYTES) return detail::team_state.argbuf;
+    else return detail::team_state.fork_args;
+  }
+};
 
 // Worker: is this thread's number below the team size of the current region?
 OMPGPU_DEV bool worker_in_team() { return threadIdx.x < detail::thr().size(); }
 
-// Worker: the join barrier (every worker warp, in the team or not).
-OMPGPU_DEV void worker_join() { detail::fork_join_barrier(); }
+// Worker: the join barrier (every worker warp, in the team or not). Then worker 0 makes the
+// dispatch ring ready for the next region: after the join nobody uses it, and the next fork
+// barrier orders these stores before the region's loops (so the master's fork stores nothing
+// but the pack and the fork word).
+OMPGPU_DEV void worker_join() {
+  detail::fork_join_barrier();
+  if (threadIdx.x == 0) detail::reset_ws_tags(detail::team_state);
+}
 
 // True only on the master of a generic kernel outside any parallel region (and with at
 // least one worker warp): then `parallel` forks, otherwise it is serialized.
@@ -171,12 +214,10 @@ static __device__ __noinline__ void counting_team_barrier(unsigned T) {
   __threadfence_block();
 }
 
-OMPGPU_DEV void fork_go(int fn, void *args, int nt) {
+OMPGPU_DEV void fork_go(int fn, int nt) {
   TeamState &t = team_state;
   t.fork.fn = fn;
-  t.fork.size = (short)(nt > 0 ? team_size_for(nt) : 0);
-  t.fork.args = args;
-  reset_ws_tags(t);
+  t.fork.size = nt > 0 ? team_size_for(nt) : 0;
   master_fork_join_barrier();     // fork: the workers read the fork word
   master_fork_join_barrier();     // join: the workers are done
 }
@@ -195,11 +236,12 @@ OMPGPU_DEV void fork(int fn, const void *pack, unsigned size, int nt) {
   detail::TeamState &t = detail::team();
   if (size <= OMPGPU_ARGBUF_BYTES) {
     if (size) detail::copy_pack(t.argbuf, pack, size);
-    detail::fork_go(fn, t.argbuf, nt);
+    detail::fork_go(fn, nt);
   } else {
     void *buf = detail::team_stack_push(size);
     detail::copy_pack(buf, pack, size);
-    detail::fork_go(fn, buf, nt);
+    t.fork_args = buf;
+    detail::fork_go(fn, nt);
     detail::team_stack_pop(size);
   }
 }
@@ -214,7 +256,7 @@ OMPGPU_DEV void fork(int fn, const P *pack, unsigned size, int nt) {
     }
     detail::TeamState &t = detail::team();
     *reinterpret_cast<P *>(t.argbuf) = *pack;
-    detail::fork_go(fn, t.argbuf, nt);
+    detail::fork_go(fn, nt);
   } else {
     fork(fn, static_cast<const void *>(pack), size, nt);
   }

@@ -55,15 +55,18 @@ struct PrivCtx {
 // The fork word: written by the master before the fork barrier, read by the workers after
 // it with one 16-byte load. The master's fork path has no load: it stores the team size
 // when num_threads is given (computed from blockDim), else 0 and the workers use dflt.
+// 32-bit fields: the workers use them as loaded (16-bit ones cost an extraction each on the
+// path from the fork barrier to the work function).
 struct alignas(16) ForkWord {
   int fn;         // work-function id
-  short size;     // team size of the fork, 0 = dflt
-  short dflt;     // team size of a fork without num_threads (nthreads ICV or all workers)
-  void *args;     // argument pack
+  int size;       // team size of the fork, 0 = dflt
+  int dflt;       // team size of a fork without num_threads (nthreads ICV or all workers)
+  int unused;
 };
 
 struct TeamState {
   ForkWord fork;
+  void *fork_args;  // argument pack of a fork whose pack does not fit argbuf (on the team stack)
   int mode;
   // ICVs (nthreads lives in the fork word)
   int icv_max_active_levels;
@@ -137,7 +140,8 @@ OMPGPU_DEV void init_team(int mode) {
   t.fork.fn = 0;
   t.fork.size = 0;
   t.fork.dflt = 0;
-  t.fork.args = t.argbuf;
+  t.fork.unused = 0;
+  t.fork_args = t.argbuf;
   t.mode = mode;
   t.icv_max_active_levels = 1;
   t.icv_dynamic = 0;

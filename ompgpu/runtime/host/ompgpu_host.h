@@ -43,6 +43,10 @@ typedef struct ompgpu_launch_config {
 
 /* Launch stub defined in the device object; returns a cudaError_t value (0 = success). */
 typedef int (*ompgpu_launch_fn)(const ompgpu_launch_config *cfg, void **args);
+/* Teams of `threads_per_team` threads (and `dyn_shmem` bytes of dynamic shared memory) that one
+   SM holds at once for this kernel, from its register and shared-memory use (the CUDA occupancy
+   calculator); 0 when unknown. */
+typedef int (*ompgpu_occupancy_fn)(int threads_per_team, unsigned dyn_shmem);
 
 typedef struct ompgpu_kernel_desc {
   const char *name;          /* "__omp_offloading_main_l12" */
@@ -52,6 +56,7 @@ typedef struct ompgpu_kernel_desc {
   int default_threads;       /* threads per team the compiler prefers (0 = runtime decides); generic: workers + 32 */
   int max_threads;           /* launch bound of the kernel (0 = none) */
   long long static_teams;    /* > 0: number of teams the compiler computed (1 for a target without teams) */
+  ompgpu_occupancy_fn occupancy;   /* NULL: the runtime guesses from the thread count alone */
 } ompgpu_kernel_desc;
 
 /* map-type bits */

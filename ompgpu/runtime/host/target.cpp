@@ -34,23 +34,39 @@ long long threads_for(const ompgpu_kernel_desc *k, const Device &dev, int thread
   return std::max(1LL, std::min(t, cap));
 }
 
+// Teams of `threads` threads of kernel k that one SM of dev holds at once: the occupancy
+// calculator's answer for the kernel (its registers, shared memory and launch bound), cached per
+// kernel and team size; without one (a kernel built before it existed), the thread count alone.
+long long resident_teams_per_sm(const ompgpu_kernel_desc *k, Device &dev, long long threads) {
+  if (k->occupancy) {
+    std::lock_guard<std::mutex> g(rt().mu);
+    const auto key = std::make_pair(static_cast<const void *>(k), threads);
+    auto it = dev.resident_teams.find(key);
+    if (it == dev.resident_teams.end()) it = dev.resident_teams.emplace(key, k->occupancy(static_cast<int>(threads), 0)).first;
+    if (it->second > 0) return it->second;
+  }
+  return std::max(1LL, dev.max_threads_per_sm / threads);
+}
+
 // Number of teams (CUDA grid size).
-//   num_teams clause > 0, else OMP_NUM_TEAMS, else the compiler's static count, else an
-//   occupancy guess: enough teams of this size to fill every SM (SMs x max threads per
-//   SM / threads, at least one per SM). The guess ignores registers and shared memory,
-//   which may allow fewer resident teams; extra teams just queue.
+//   num_teams clause > 0, else OMP_NUM_TEAMS, else the compiler's static count, else as many
+//   teams as the GPU holds at once: SMs x the kernel's resident teams per SM. More would queue
+//   as a second, partial wave behind the first, whose teams (each with the same share of a
+//   distributed loop) then finish one share late: XSBench-style lookups ran 10.40 ms with the
+//   old guess (SMs x 2048 / threads, blind to registers) against 9.35 with one exact wave
+//   (bench/results/exp-h100-2026-11-25-s6-variants.txt).
 //   trip_count >= 0 (a kernel that is one short-bodied loop over the grid, counted by the
 //   host): one iteration per thread, ceil(trip_count / threads) teams, which measured faster
 //   than a grid-stride loop over the occupancy guess for such loops (STREAM, stencils:
 //   bench/results/flat-h100-2026-11-25-geometry.txt).
-long long teams_for(const ompgpu_kernel_desc *k, const Device &dev, int num_teams, long long threads,
+long long teams_for(const ompgpu_kernel_desc *k, Device &dev, int num_teams, long long threads,
                     long long trip_count = -1) {
   long long T;
   if (num_teams > 0) T = num_teams;
   else if (env().num_teams > 0) T = env().num_teams;
   else if (k->static_teams > 0) T = k->static_teams;
   else if (trip_count >= 0) T = (trip_count + threads - 1) / threads;
-  else T = static_cast<long long>(dev.sms) * std::max(1LL, dev.max_threads_per_sm / threads);
+  else T = static_cast<long long>(dev.sms) * resident_teams_per_sm(k, dev, threads);
   return std::max(1LL, std::min<long long>(T, INT_MAX));   // gridDim.x limit
 }
 

@@ -118,11 +118,15 @@ static int expect_team_size(int block, int nt) {
   if (g_failures == _fail_before) printf("PASS %s\n", g_test);
 
 // The worker half of a generated generic kernel (contract shape), with the switch cases
-// given as the macro argument.
+// given as the macro argument; a case passes OMPGPU_TEST_ARGS(P) to a work function whose
+// pack type is P. The workers load 16 bytes of pack with the fork word (generated kernels
+// load as many as their largest pack up to 64), so both paths of ForkPack are exercised.
+#define OMPGPU_TEST_PACK_WORDS 4u
+#define OMPGPU_TEST_ARGS(P) const_cast<void *>(ompgpu::ForkPack<P, OMPGPU_TEST_PACK_WORDS>(w).get())
 #define OMPGPU_TEST_WORKER_LOOP(CASES)                     \
   if (ompgpu::is_worker()) {                               \
     for (;;) {                                             \
-      ompgpu::WorkItem w = ompgpu::worker_wait();          \
+      const auto w = ompgpu::worker_wait<OMPGPU_TEST_PACK_WORDS>(); \
       if (w.fn == ompgpu::WORK_EXIT) break;                \
       if (ompgpu::worker_in_team()) {                      \
         switch (w.fn) { CASES }                            \

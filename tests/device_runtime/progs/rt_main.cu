@@ -44,7 +44,7 @@ __device__ void __omp_outlined_queries(void *args) {
 
 extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_queries(int *hits, int nt, int icv, int rounds) {
   ompgpu::kernel_init_generic();
-  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_queries(w.args); break;)
+  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_queries(OMPGPU_TEST_ARGS(PackQ)); break;)
   EXPECT_EQ_I(omp_get_thread_num(), 0);
   EXPECT_EQ_I(omp_get_num_threads(), 1);
   EXPECT_EQ_I(omp_get_level(), 0);
@@ -78,6 +78,9 @@ extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_
 }
 
 // A generic kernel with no worker warps: every region is serialized on the master.
+struct NoWorkersPack {
+  int *cnt;
+};
 __device__ void __omp_outlined_noworkers(void *args) {
   int *cnt = *(int **)args;
   EXPECT_EQ_I(omp_get_level(), 1);
@@ -98,7 +101,7 @@ __device__ void __omp_outlined_noworkers(void *args) {
 }
 extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_noworkers(int *cnt) {
   ompgpu::kernel_init_generic();
-  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_noworkers(w.args); break;)
+  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_noworkers(OMPGPU_TEST_ARGS(NoWorkersPack)); break;)
   EXPECT(!ompgpu::can_fork());
   struct {
     int *c;
@@ -173,7 +176,7 @@ __device__ void __omp_outlined_barrier(void *args) {
 }
 extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_barrier(int *buf, int nt, int iters) {
   ompgpu::kernel_init_generic();
-  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_barrier(w.args); break;)
+  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_barrier(OMPGPU_TEST_ARGS(PackB)); break;)
   PackB pack = {buf, iters};
   for (int r = 0; r < 2; r++) ompgpu::fork(1, &pack, sizeof pack, nt);
   ompgpu::kernel_end_generic();
@@ -293,7 +296,7 @@ __device__ void __omp_outlined_master_inner(void *args) {
 
 extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_nested(int *ok, long long *msum, int nt) {
   ompgpu::kernel_init_generic();
-  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_outer(w.args); break;)
+  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_outer(OMPGPU_TEST_ARGS(PackOuter)); break;)
   PackOuter pack = {ok};
   ompgpu::fork(1, &pack, sizeof pack, nt);
   ompgpu::fork(1, &pack, sizeof pack, nt);
@@ -369,6 +372,9 @@ __device__ void __omp_outlined_midpack(void *args) {
   int t = omp_get_thread_num();
   p->out[blockIdx.x * 1024 + t] += (int)p->v[t % 62];
 }
+struct OddPack {  // the 13 bytes the master forks with (int* + 5 bytes)
+  unsigned char b[13];
+};
 __device__ void __omp_outlined_oddpack(void *args) {
   unsigned char *b = (unsigned char *)args;  // 13 bytes: int* + 5 bytes
   int *out;
@@ -379,9 +385,9 @@ __device__ void __omp_outlined_oddpack(void *args) {
 
 extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_stack(int *out, int nbig, int nt) {
   ompgpu::kernel_init_generic();
-  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_stack(w.args); break; case 2 : __omp_outlined_bigpack(w.args);
-                          break; case 3 : __omp_outlined_midpack(w.args); break;
-                          case 4 : __omp_outlined_oddpack(w.args); break;)
+  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_stack(OMPGPU_TEST_ARGS(PackS)); break; case 2 : __omp_outlined_bigpack(OMPGPU_TEST_ARGS(BigPack));
+                          break; case 3 : __omp_outlined_midpack(OMPGPU_TEST_ARGS(MidPack)); break;
+                          case 4 : __omp_outlined_oddpack(OMPGPU_TEST_ARGS(OddPack)); break;)
   int ts = expect_ts_dev(nt);
   for (int round = 0; round < 3; round++) {
     ompgpu::StackFrame f1(sizeof(unsigned long long));
@@ -494,7 +500,7 @@ __device__ void __omp_outlined_ws(void *args) {
 
 extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_ws(int *hits, long long n, long long chunk, int kind, int nloops, int nt, int master_loops) {
   ompgpu::kernel_init_generic();
-  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_ws(w.args); break;)
+  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_ws(OMPGPU_TEST_ARGS(PackW)); break;)
   PackW pack = {hits, n, chunk, kind, nloops};
   for (int r = 0; r < 3; r++) {  // three regions: dispatch state must reset between them
     ompgpu::fork(1, &pack, sizeof pack, nt);
@@ -730,7 +736,7 @@ __device__ void __omp_outlined_sync(void *args) {
 
 extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_sync(int iters, int nt, double *times) {
   ompgpu::kernel_init_generic();
-  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_sync(w.args); break;)
+  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_sync(OMPGPU_TEST_ARGS(PackC)); break;)
   double t0 = omp_get_wtime();
   PackC pack = {iters};
   ompgpu::fork(1, &pack, sizeof pack, nt);

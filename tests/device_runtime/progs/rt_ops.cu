@@ -108,7 +108,7 @@ __device__ void __omp_outlined_red(void *args) {
 template <class T>
 __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) k_red_generic(T *target, int op, int special, int nt, int master) {
   ompgpu::kernel_init_generic();
-  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_red<T>(w.args); break;)
+  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_red<T>(OMPGPU_TEST_ARGS(PackR)); break;)
   PackR pack = {target, op, special};
   ompgpu::fork(1, &pack, sizeof pack, nt);
   if (master) {  // team of one
@@ -210,7 +210,7 @@ __device__ void __omp_outlined_atomic(void *args) {
 template <class T>
 __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) k_atomic_contention(T *x, int op, int nt) {
   ompgpu::kernel_init_generic();
-  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_atomic<T>(w.args); break;)
+  OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_atomic<T>(OMPGPU_TEST_ARGS(PackA)); break;)
   PackA pack = {x, op};
   ompgpu::fork(1, &pack, sizeof pack, nt);
   ompgpu::kernel_end_generic();
