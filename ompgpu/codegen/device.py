@@ -19,6 +19,7 @@ from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare,
                                      resolve_typedef, walk_nodes)
 from ompgpu.codegen.cprint import CPrinter, finalize_line_markers, line_directive
 from ompgpu.codegen.render import render
+from ompgpu.codegen.footprint import tile_footprint
 from ompgpu.codegen.shared_scalars import SyncFree, candidate_locals, written_names
 from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError, note_location
 from ompgpu.outliner.outline import (DEVICE_UNSUPPORTED, Capture, Kernel, Program, Sharing, check_device_clauses, kernel_scope,
@@ -484,6 +485,9 @@ class _Emitter(CGen):
         # The combined loop of an SPMD `distribute parallel for` whose iterations the whole grid
         # shares (see _distribute): every team gets the whole range, the loop deals it out.
         self.grid_loop = False
+        # Of such a loop whose iterations are tiles (footprint.py): the bytes of cache one
+        # iteration touches; the loop then keeps about L2 / that many threads busy.
+        self.grid_tile_bytes: int | None = None
         # lastprivate(conditional:) items of the loop whose body is being printed: C name ->
         # (the item's symbol there, the variable that records the iteration of its last store,
         # the variable holding the current iteration)
@@ -1036,7 +1040,7 @@ class _Emitter(CGen):
 
     def _outline(self, n: OmpConstruct, sharing: Sharing, inner: Directive | None,
                  extra_values: tuple[tuple[str, str, str], ...] = (), range_from: tuple[str, str] | None = None,
-                 grid_loop: bool = False) -> str:
+                 grid_loop: bool = False, grid_tile_bytes: int | None = None) -> str:
         """Outline a parallel region into a work function; return the fork site."""
         d = n.directive
         self.g.next_workfn_id += 1
@@ -1089,6 +1093,7 @@ class _Emitter(CGen):
         sub.task_shared = {sym.name for sym in sharing.by_pointer}
         sub.register_candidates = self.register_candidates
         sub.grid_loop = grid_loop
+        sub.grid_tile_bytes = grid_tile_bytes
         sub.region_tail = _region_tail(n.body) if inner is None else None
         sub.called = self.called
         if inner is not None:
@@ -1208,7 +1213,7 @@ class _Emitter(CGen):
     def _loop_code(self, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str | None,
                    range_from: tuple[str, str] | None, lastprivate: list[str], nowait: bool, barrier: bool,
                    linear: tuple[tuple[str, str], ...] = (), barrier_before: bool = False,
-                   phase: tuple[c_ast.Node, Callable[[str], str]] | None = None) -> str:
+                   phase: tuple[c_ast.Node, Callable[[str], str]] | None = None, tile_bytes: int | None = None) -> str:
         """A worksharing (or distribute, or serial) loop over d's loop nest. `phase`: print that
         statement and pass its text through the function, instead of the innermost loop's body
         (the two phases of a scan loop)."""
@@ -1242,7 +1247,7 @@ class _Emitter(CGen):
         # A linear item is a lastprivate one whose private copy starts each iteration at its
         # original value plus the iteration's number times the step.
         lastprivate = entries + [{"name": name, "array": None, "conditional": False} for name, _ in linear]
-        return render("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, body=body_text, aligned=aligned,
+        return render("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=body_text, aligned=aligned,
                       range_from=range_from, lastprivate=lastprivate, iteration_now=now,
                       linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                       loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=self.team_size,
@@ -1371,7 +1376,8 @@ class _Emitter(CGen):
             self.g.remarks.append((d.coord, f"implicit barrier of '#pragma omp {n.directive.name}' removed: the end of the "
                                             "parallel region synchronizes the team"))
         text = self._loop_code(d, n.body, kind, chunk, range_from, lastp, d.has("nowait"), barrier=barrier,
-                               linear=self._linear_items(d), barrier_before=True)
+                               linear=self._linear_items(d), barrier_before=True,
+                               tile_bytes=self.grid_tile_bytes if kind == "grid" else None)
         if reds:
             text = render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=not d.has("nowait"), team_size=self.team_size,
                                   whole_block=self.whole_block)
@@ -1414,12 +1420,22 @@ class _Emitter(CGen):
         # One call of the region per team. SPMD kernels only.
         grid = (dchunk is None and self.spmd and d.clause("num_threads") is None
                 and (d.clause("schedule") is None or self._schedule(d) == ("static", None)))
+        # Iterations that are tiles (footprint.py) and no schedule clause: fewer threads in
+        # flight, each a block of consecutive iterations (schedule(static) keeps one chunk per
+        # thread of the grid).
+        tile_bytes = None
+        if grid and d.clause("schedule") is None:
+            tile_bytes = tile_footprint(loop_nest(n.body, collapse_depth(d))[-1].stmt, self.env)
+            if tile_bytes is not None:
+                self.g.remarks.append((d.coord, f"iterations of '#pragma omp {d.name}' are tiles of about {tile_bytes} "
+                                                "bytes of cache lines: blocks of consecutive iterations on fewer threads, "
+                                                "about L2 / that many at once"))
         pf = OmpConstruct(dataclasses.replace(d, name=" ".join(rest)), n.body, n.coord)
         loop_vars = loop_var_names(n.body, collapse_depth(d))
         sharing = region_sharing(pf, n.body, self.env, loop_vars=loop_vars)
         fork = self._outline(pf, sharing, inner=dataclasses.replace(d, name=" ".join(rest[1:])),
                              extra_values=(("long long", "__dist_lo", "__dist_lo"), ("long long", "__dist_hi", "__dist_hi")),
-                             range_from=("__dist_lo", "__dist_hi"), grid_loop=grid)
+                             range_from=("__dist_lo", "__dist_hi"), grid_loop=grid, grid_tile_bytes=tile_bytes)
         return render("distribute_fork.j2", loops=loops, chunk=dchunk, fork=fork, whole=grid)
 
     # ---- misc constructs -------------------------------------------------------------------------

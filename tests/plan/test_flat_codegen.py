@@ -185,3 +185,33 @@ def test_a_loop_with_a_reduction_keeps_the_occupancy_sized_grid(tmp_path):
 #pragma omp target teams distribute parallel for reduction(+: s) map(to: a)
   for (int i = 0; i < n; i++) s += a[i];""")
     assert "ompgpu_target_loop(" not in text and "ompgpu_target(" in text
+
+
+def test_tiles_walk_blocks_of_consecutive_iterations_on_fewer_threads(tmp_path):
+    # a cache-blocked transpose: each iteration is a 32 x 32 tile, rows n apart (footprint.py):
+    # 32 rows x 2 lines for each of the two arrays = 128 lines of 128 bytes
+    body = """
+  double *x = (double *)0, *y = (double *)0;
+#pragma omp target teams distribute parallel for collapse(2) map(tofrom: x[0:n*n], y[0:n*n]) SCHED
+  for (int it = 0; it < n; it += 32)
+    for (int jt = 0; jt < n; jt += 32)
+      for (int i = it; i < it + 32; i++)
+        for (int j = jt; j < jt + 32; j++) y[(long)j * n + i] += x[(long)i * n + j];"""
+    cu, remarks = device(tmp_path, body.replace("SCHED", ""))
+    assert "ompgpu::tile_loop_bounds(__n, blockDim.x, 16384LL," in work_function(cu)
+    assert any("tiles of about 16384 bytes" in r for r in remarks)
+    # an explicit schedule keeps one chunk per thread of the grid
+    cu, _ = device(tmp_path, body.replace("SCHED", "schedule(static)"))
+    assert "tile_loop_bounds" not in cu and "grid_loop_bounds" in cu
+
+
+@pytest.mark.parametrize("inner", [
+    "for (int k = 0; k < n; k++) s += a[i * 64 + k % 64];",            # a trip count that is not a constant
+    "for (int k = 0; k < 8; k++) s += a[i * 8 + k];",                  # too few inner iterations to be a tile
+    "int k = 0; while (k < 1000) s += a[k++ % 4096];",                 # a while loop
+])
+def test_other_inner_loops_keep_the_grid_mapping(tmp_path, inner):
+    cu, _ = device(tmp_path, f"""
+#pragma omp target teams distribute parallel for map(tofrom: a)
+  for (int i = 0; i < n; i++) {{ int s = 0; {inner} a[i] = s; }}""")
+    assert "grid_loop_bounds" in work_function(cu) and "tile_loop_bounds" not in cu

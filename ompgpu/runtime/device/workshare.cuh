@@ -111,6 +111,40 @@ OMPGPU_DEV void grid_loop_bounds(long long n, unsigned T, long long *first, long
   *stride = (long long)T;
   *end = hi;
 }
+// Bytes of L2 cache of the GPU the device code is compiled for (H100: 50 MiB, A100: 40 MiB);
+// only tile_loop_bounds uses it, to size how many tiles are in flight.
+#ifndef OMPGPU_L2_BYTES
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define OMPGPU_L2_BYTES (50LL << 20)
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define OMPGPU_L2_BYTES (40LL << 20)
+#else
+#define OMPGPU_L2_BYTES (6LL << 20)
+#endif
+#endif
+// A grid loop whose iterations are tiles that each touch tile_bytes of cache lines
+// (codegen/footprint.py): about L2 / tile_bytes threads in flight, spread over every team,
+// each a block of consecutive iterations of its team's block (a thread walking its tiles in
+// order reuses the lines its last tile left; the lines of the tiles in flight fit the L2).
+OMPGPU_DEV void tile_loop_bounds(long long n, unsigned T, long long tile_bytes, long long *first, long long *stride,
+                                 long long *end) {
+  long long active = OMPGPU_L2_BYTES / (tile_bytes > 0 ? tile_bytes : 1);
+  if (active < 1) active = 1;
+  long long per_team = (active + gridDim.x - 1) / gridDim.x;
+  if (per_team > (long long)T) per_team = T;
+  long long lo, hi;
+  detail::block_range(n, blockIdx.x, gridDim.x, &lo, &hi);
+  *stride = 1;
+  if ((long long)threadIdx.x >= per_team) {
+    *first = 0;
+    *end = 0;
+    return;
+  }
+  long long tlo, thi;
+  detail::block_range(hi - lo, threadIdx.x, (unsigned)per_team, &tlo, &thi);
+  *first = lo + tlo;
+  *end = lo + thi;
+}
 OMPGPU_DEV long long known_static_chunk_first(long long chunk) {
   return (long long)threadIdx.x * detail::chunk_or_one(chunk);
 }

@@ -691,6 +691,42 @@ static void test_distribute() {
   END_TEST();
 }
 
+// the grid loop of a combined `distribute parallel for` (every team gets the whole range) and
+// its tile form: every iteration exactly once; a tile thread's iterations are one block
+__global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) k_grid_loops(int *hits, int *gaps, long long n, long long tile_bytes) {
+  long long first, stride, end;
+  if (tile_bytes > 0)
+    ompgpu::tile_loop_bounds(n, blockDim.x, tile_bytes, &first, &stride, &end);
+  else
+    ompgpu::grid_loop_bounds(n, blockDim.x, &first, &stride, &end);
+  long long prev = -1;
+  for (long long c = first; c < end; c += stride) {
+    atomicAdd(&hits[c], 1);
+    if (tile_bytes > 0 && prev >= 0 && c != prev + 1) atomicAdd(gaps, 1);
+    prev = c;
+  }
+}
+
+static void test_grid_loops() {
+  BEGIN_TEST("grid and tile loop bounds");
+  DevBuf<int> hits(100000), gaps(1);
+  // OMPGPU_L2_BYTES / tile bytes threads in flight: from a handful to more than the grid has
+  for (long long tile : {0LL, OMPGPU_L2_BYTES / 3, OMPGPU_L2_BYTES / 100, OMPGPU_L2_BYTES / 5000, 1LL})
+    for (long long n : {1LL, 1000LL, 100000LL})
+      for (int grid : {1, 7, 132}) {
+        hits.zero();
+        gaps.zero();
+        OMPGPU_LAUNCH_KERNEL(k_grid_loops, grid, 128, 0, 0, hits.d, gaps.d, n, tile);
+        dev_errors_ok("grid loops");
+        auto h = hits.get();
+        long long bad = 0;
+        for (long long i = 0; i < 100000; i++) bad += h[i] != (i < n ? 1 : 0);
+        HCHECK(bad == 0 && gaps.get()[0] == 0, "n %lld grid %d tile bytes %lld: %lld wrong, %d gaps", n, grid, tile, bad,
+               gaps.get()[0]);
+      }
+  END_TEST();
+}
+
 // =====================================================================================
 // 7. critical, single, locks, flush, wtime
 // =====================================================================================
@@ -824,6 +860,7 @@ int main(int argc, char **argv) {
   test_spmd();
   test_spmd_serial();
   test_distribute();
+  test_grid_loops();
   test_sync();
   if (g_failures) {
     printf("FAILURES: %d\n", g_failures);

@@ -1,0 +1,217 @@
+"""How much cache one iteration of a tiled loop touches.
+
+A combined `distribute parallel for` without a schedule clause is dealt out over the whole
+grid, consecutive threads on consecutive iterations, so that their accesses coalesce. An
+iteration that is itself a nest of loops with constant trip counts over strided data (a tile
+of a cache-blocked transpose: 32 x 32 elements, rows n apart) coalesces with nothing: each of
+its accesses touches a line of its own, and tens of thousands of tiles in flight touch more
+lines than the L2 cache holds, so that every line comes from memory again and again. Such a
+loop runs faster with fewer iterations in flight, each thread walking a block of consecutive
+ones (8192^2 tiled transpose on an H100: 24.7 ms dealt over the grid, 16.4 ms with about 4,000
+threads of 16 consecutive tiles each; bench/results/exp-h100-2026-11-25-s6-*.txt).
+
+`tile_footprint` estimates the bytes of distinct cache lines one iteration touches, from the
+subscripts of its array accesses: a variable of the inner nest that moves an access by more
+than a line per step (a row index) adds a line per value, one that moves it by an element
+spreads it over consecutive lines. The device code then keeps about (L2 bytes / footprint)
+threads busy (ompgpu::tile_loop_bounds).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from pycparser import c_ast
+
+from ompgpu.analysis.symbols import Env, resolve_typedef, walk_nodes
+from ompgpu.codegen.cprint import CPrinter
+
+LINE_BYTES = 128
+# An iteration smaller than this many inner iterations is not a tile: the grid mapping stays.
+MIN_TILE_ITERATIONS = 256
+
+_SIZES = {"char": 1, "short": 2, "int": 4, "float": 4, "long": 8, "double": 8}
+
+# A polynomial over the loop's names: {monomial (sorted names, () for the constant): coefficient}
+Poly = dict[tuple[str, ...], int]
+
+
+def tile_footprint(body: c_ast.Node, env: Env) -> int | None:
+    """Bytes of the cache lines one iteration of a loop with this body touches, when the body
+    is a tile: loops with constant trip counts (together at least MIN_TILE_ITERATIONS) around
+    array accesses with subscripts that are polynomials of names; None otherwise."""
+    trips = _constant_trip_loops(body)
+    if trips is None or _product(trips.values()) < MIN_TILE_ITERATIONS:
+        return None
+    lines = {}
+    for access in _accesses(body):
+        n = _lines(access, trips, env)
+        if n is None:
+            return None
+        lines[_text_key(access)] = n
+    if not lines:
+        return None
+    return sum(lines.values()) * LINE_BYTES
+
+
+def _product(values) -> int:
+    out = 1
+    for v in values:
+        out *= v
+    return out
+
+
+def _constant_trip_loops(body: c_ast.Node) -> dict[str, int] | None:
+    """Variable -> trip count of every `for` loop in body; None if a loop (any while/do, or a
+    for whose trip count is not a constant) has none."""
+    trips: dict[str, int] = {}
+    for x in walk_nodes(body):
+        if isinstance(x, (c_ast.While, c_ast.DoWhile)):
+            return None
+        if isinstance(x, c_ast.For):
+            found = _for_trip(x)
+            if found is None:
+                return None
+            trips[found[0]] = found[1]
+    return trips
+
+
+def _for_trip(f: c_ast.For) -> tuple[str, int] | None:
+    """`for (v = a; v < a + c; v++)` (or <=, +=k, a declaration): v and its constant trip count."""
+    if isinstance(f.init, c_ast.DeclList) and len(f.init.decls) == 1:
+        var, start = f.init.decls[0].name, f.init.decls[0].init
+    elif isinstance(f.init, c_ast.Assignment) and f.init.op == "=" and isinstance(f.init.lvalue, c_ast.ID):
+        var, start = f.init.lvalue.name, f.init.rvalue
+    else:
+        return None
+    cond = f.cond
+    if not (isinstance(cond, c_ast.BinaryOp) and cond.op in ("<", "<=") and isinstance(cond.left, c_ast.ID)
+            and cond.left.name == var):
+        return None
+    step = _step(f.next, var)
+    lo, hi = _poly(start), _poly(cond.right)
+    if step is None or step <= 0 or lo is None or hi is None:
+        return None
+    diff = _sub(hi, lo)
+    if any(m != () for m, c in diff.items() if c != 0):
+        return None  # the extent is not a constant
+    extent = diff.get((), 0) + (1 if cond.op == "<=" else 0)
+    return var, max(0, -(-extent // step))
+
+
+def _step(nxt: c_ast.Node, var: str) -> int | None:
+    if isinstance(nxt, c_ast.UnaryOp) and nxt.op in ("++", "p++") and isinstance(nxt.expr, c_ast.ID) and nxt.expr.name == var:
+        return 1
+    if isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID) and nxt.lvalue.name == var and nxt.op == "+=":
+        p = _poly(nxt.rvalue)
+        return p.get((), None) if p is not None and set(p) <= {()} else None
+    return None
+
+
+def _poly(e: c_ast.Node) -> Poly | None:
+    """e as a polynomial over names with integer coefficients, or None (calls, loads, division...)."""
+    if isinstance(e, c_ast.Constant):
+        try:
+            return {(): int(e.value.rstrip("uUlL"), 0)}
+        except ValueError:
+            return None
+    if isinstance(e, c_ast.ID):
+        return {(e.name,): 1}
+    if isinstance(e, c_ast.Cast):
+        return _poly(e.expr)
+    if isinstance(e, c_ast.UnaryOp) and e.op in ("-", "+"):
+        p = _poly(e.expr)
+        return None if p is None else ({m: -c for m, c in p.items()} if e.op == "-" else p)
+    if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-", "*"):
+        a, b = _poly(e.left), _poly(e.right)
+        if a is None or b is None:
+            return None
+        if e.op == "+":
+            return _add(a, b)
+        if e.op == "-":
+            return _sub(a, b)
+        out: Poly = {}
+        for ma, ca in a.items():
+            for mb, cb in b.items():
+                m = tuple(sorted(ma + mb))
+                out[m] = out.get(m, 0) + ca * cb
+        return out
+    return None
+
+
+def _add(a: Poly, b: Poly) -> Poly:
+    out = dict(a)
+    for m, c in b.items():
+        out[m] = out.get(m, 0) + c
+    return out
+
+
+def _sub(a: Poly, b: Poly) -> Poly:
+    return _add(a, {m: -c for m, c in b.items()})
+
+
+def _accesses(body: c_ast.Node) -> Iterator[c_ast.ArrayRef]:
+    """The outermost ArrayRef of every array access (a[i][j] once, not a[i] again)."""
+    inner = set()
+    for x in walk_nodes(body):
+        if isinstance(x, c_ast.ArrayRef) and isinstance(x.name, c_ast.ArrayRef):
+            inner.add(id(x.name))
+    for x in walk_nodes(body):
+        if isinstance(x, c_ast.ArrayRef) and id(x) not in inner:
+            yield x
+
+
+def _text_key(access: c_ast.ArrayRef) -> str:
+    return CPrinter().visit(access)
+
+
+def _lines(access: c_ast.ArrayRef, trips: dict[str, int], env: Env) -> int | None:
+    """Distinct lines that one iteration's executions of this access touch (see the head)."""
+    subscripts = []
+    node: c_ast.Node = access
+    while isinstance(node, c_ast.ArrayRef):
+        subscripts.append(node.subscript)
+        node = node.name
+    if not isinstance(node, c_ast.ID):
+        return None
+    elem = _element_size(node.name, len(subscripts), env)
+    if elem is None:
+        return None
+    lines = 1
+    spread = elem  # bytes that the element-stride variables spread the access over
+    for depth, sub in enumerate(subscripts):  # innermost (last written) subscript first
+        p = _poly(sub)
+        if p is None:
+            return None
+        for var, trip in trips.items():
+            monos = [(m, c) for m, c in p.items() if var in m and c != 0]
+            if not monos:
+                continue
+            unit = depth == 0 and len(monos) == 1 and monos[0][0] == (var,) and abs(monos[0][1]) * elem < LINE_BYTES
+            if unit:
+                spread *= trip * abs(monos[0][1])
+            else:
+                lines *= trip
+    return lines * -(-spread // LINE_BYTES)
+
+
+def _element_size(name: str, rank: int, env: Env) -> int | None:
+    sym = env.lookup(name)
+    if sym is None:
+        return None
+    t = resolve_typedef(sym.type, env)
+    for _ in range(rank):
+        if isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)):
+            t = resolve_typedef(t.type, env)
+        else:
+            return None
+    if not isinstance(t, c_ast.TypeDecl):
+        return None
+    names = [n for n in getattr(t.type, "names", []) if n not in ("signed", "unsigned", "const")]
+    if not names:
+        return None
+    if names.count("long") == 2 or names == ["long", "double"]:
+        return 16 if names == ["long", "double"] else 8
+    for n in ("double", "float", "long", "int", "short", "char"):
+        if n in names:
+            return _SIZES[n]
+    return None
