@@ -89,7 +89,7 @@ def _translate(path: str, opts: Options) -> Translation:
         program = outline(bound)
         device = generate_device(program, plan_kernels(program, opts.mode))
         host = generate_host(program, device.kernel_names, opts.offload, device.globals, device.kernel_modes,
-                             device.kernel_max_threads, opts.offload_arch)
+                             device.kernel_max_threads, opts.offload_arch, device.kernel_dense)
     except OmpgpuError as exc:
         exc.coord = bound.coord_fixer.fix(exc.coord)
         raise

@@ -19,7 +19,7 @@ from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare,
                                      resolve_typedef, walk_nodes)
 from ompgpu.codegen.cprint import CPrinter, finalize_line_markers, line_directive
 from ompgpu.codegen.render import render
-from ompgpu.codegen.footprint import tile_footprint
+from ompgpu.codegen.footprint import short_iteration, tile_footprint
 from ompgpu.codegen.shared_scalars import SyncFree, candidate_locals, written_names
 from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError, note_location
 from ompgpu.outliner.outline import (DEVICE_UNSUPPORTED, Capture, Kernel, Program, Sharing, check_device_clauses, kernel_scope,
@@ -66,12 +66,20 @@ class DeviceOutput:
     remarks: list[tuple[SourceCoord, str]] = field(default_factory=list)
     globals: tuple[str, ...] = ()  # declare target variables whose device copies this file defines
     kernel_max_threads: dict[int, int] = field(default_factory=dict)  # by id(kernel): launch bound
+    # id() of the kernels that also have an instance compiled for more resident teams
+    kernel_dense: frozenset[int] = frozenset()
     external_device_code: bool = False  # calls device functions of other files: relocatable device code
     defines_functions: bool = False  # defines device functions (declare target, or called by kernels)
 
 
 def generate_device(program: Program, plans: dict[int, KernelPlan]) -> DeviceOutput:
     return _DeviceGen(program, plans).run()
+
+
+# Resident threads per SM that the dense instance of a latency-bound grid loop asks for: 40 warps,
+# 48 registers a thread. XSBench-style lookups (64 registers on their own: 32 warps) ran 1.10x
+# faster so, 40 bytes spilled (H100, bench/results/exp-h100-2026-11-25-s6-variants.txt, mcl_lb5).
+DENSE_THREADS = 1280
 
 
 class _DeviceGen:
@@ -152,7 +160,8 @@ class _DeviceGen:
         cuda = finalize_line_markers(cuda, Path(self.p.bound.pre.path).stem + ".device.cu")
         modes = {id(k): self.plans[id(k)].mode for k in self.p.kernels}
         max_threads = {id(k): self.plans[id(k)].max_threads for k in self.p.kernels}
-        return DeviceOutput(cuda, names, modes, self.remarks, tuple(self.global_names), max_threads,
+        dense = frozenset(id(k) for k, kt in zip(self.p.kernels, kernels) if len(kt["variants"]) > 1)
+        return DeviceOutput(cuda, names, modes, self.remarks, tuple(self.global_names), max_threads, dense,
                             external_device_code=bool(self.external_calls), defines_functions=bool(fn_texts))
 
     # -- declarations the device needs --------------------------------------------
@@ -488,6 +497,9 @@ class _Emitter(CGen):
         # Of such a loop whose iterations are tiles (footprint.py): the bytes of cache one
         # iteration touches; the loop then keeps about L2 / that many threads busy.
         self.grid_tile_bytes: int | None = None
+        # this kernel is a grid loop of long iterations (footprint.py): latency-bound, it may run
+        # faster with more resident teams than ptxas leaves room for on its own
+        self.long_grid_loop = False
         # lastprivate(conditional:) items of the loop whose body is being printed: C name ->
         # (the item's symbol there, the variable that records the iteration of its last store,
         # the variable holding the current iteration)
@@ -576,9 +588,18 @@ class _Emitter(CGen):
             reds = self._reductions(k.teams)
             if reds:
                 text = render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=False, team_size=self.team_size, whole_block=self.whole_block)
+        bound = self.plan.max_threads
+        variants = [{"name": kname, "bounds": str(bound), "note": ""}]
+        # A grid loop of long iterations is latency-bound: a second instance asks ptxas for
+        # DENSE_THREADS resident threads per SM (fewer registers, maybe a little spilled), and the
+        # runtime launches it where it holds more teams without spilling much (target.cpp).
+        dense_teams = DENSE_THREADS // bound
+        if self.long_grid_loop and dense_teams >= 2:
+            variants.append({"name": f"{kname}__dense", "bounds": f"{bound}, {dense_teams}",
+                             "note": f"; the instance for {dense_teams} resident teams per SM"})
         return {"name": kname, "coord": k.coord, "params": params, "aliases": aliases, "promotions": promotions,
-                "privates": privates, "body": text, "max_threads": self.plan.max_threads, "plan": self.plan,
-                "mode": self.plan.mode, "lean": self.plan.lean, "combined": self.plan.combined}
+                "privates": privates, "body": text, "max_threads": bound, "plan": self.plan,
+                "mode": self.plan.mode, "lean": self.plan.lean, "combined": self.plan.combined, "variants": variants}
 
     def _reductions(self, d: Directive) -> list[dict]:
         """What reduction_scope.j2 needs for each item of d's reduction clauses: a scalar, a
@@ -1424,12 +1445,15 @@ class _Emitter(CGen):
         # flight, each a block of consecutive iterations (schedule(static) keeps one chunk per
         # thread of the grid).
         tile_bytes = None
+        iteration = loop_nest(n.body, collapse_depth(d))[-1].stmt
         if grid and d.clause("schedule") is None:
-            tile_bytes = tile_footprint(loop_nest(n.body, collapse_depth(d))[-1].stmt, self.env)
+            tile_bytes = tile_footprint(iteration, self.env)
             if tile_bytes is not None:
                 self.g.remarks.append((d.coord, f"iterations of '#pragma omp {d.name}' are tiles of about {tile_bytes} "
                                                 "bytes of cache lines: blocks of consecutive iterations on fewer threads, "
                                                 "about L2 / that many at once"))
+        if grid and tile_bytes is None and not short_iteration(iteration, self.g.p.functions):
+            self.long_grid_loop = True
         pf = OmpConstruct(dataclasses.replace(d, name=" ".join(rest)), n.body, n.coord)
         loop_vars = loop_var_names(n.body, collapse_depth(d))
         sharing = region_sharing(pf, n.body, self.env, loop_vars=loop_vars)

@@ -1,4 +1,9 @@
-"""How much cache one iteration of a tiled loop touches.
+"""What one iteration of a loop dealt out over the grid costs: short, or a tile, and how much
+cache a tile touches.
+
+A short iteration (no loop, no call of a user function: STREAM, stencils) is launched with one
+thread per iteration (the host counts them). A long one runs on the default grid; its kernel
+also gets an instance compiled for more resident teams (the runtime picks one). A tile:
 
 A combined `distribute parallel for` without a schedule clause is dealt out over the whole
 grid, consecutive threads on consecutive iterations, so that their accesses coalesce. An
@@ -24,6 +29,7 @@ from pycparser import c_ast
 
 from ompgpu.analysis.symbols import Env, resolve_typedef, walk_nodes
 from ompgpu.codegen.cprint import CPrinter
+from ompgpu.parser.bind import OmpConstruct
 
 LINE_BYTES = 128
 # An iteration smaller than this many inner iterations is not a tile: the grid mapping stays.
@@ -33,6 +39,19 @@ _SIZES = {"char": 1, "short": 2, "int": 4, "float": 4, "long": 8, "double": 8}
 
 # A polynomial over the loop's names: {monomial (sorted names, () for the constant): coefficient}
 Poly = dict[tuple[str, ...], int]
+
+
+def short_iteration(body: c_ast.Node, functions: dict[str, c_ast.FuncDef]) -> bool:
+    """No loop, goto or OpenMP construct in the loop body, and no call but to library functions
+    (not to the file's own, nor through a pointer)."""
+    for node in walk_nodes(body):
+        if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Goto, OmpConstruct)):
+            return False
+        if isinstance(node, c_ast.FuncCall):
+            name = node.name.name if isinstance(node.name, c_ast.ID) else None
+            if name is None or name in functions:
+                return False
+    return True
 
 
 def tile_footprint(body: c_ast.Node, env: Env) -> int | None:

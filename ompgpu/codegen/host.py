@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ompgpu.analysis.symbols import has_side_effect, is_array, is_pointer, region_uses, resolve_typedef, walk_nodes
+from ompgpu.codegen.footprint import short_iteration
 from ompgpu.codegen.render import render
 from ompgpu.errors import OmpgpuError, OmpSyntaxError, SourceCoord, UnsupportedError
 from ompgpu.parser.context import select_metadirective
@@ -68,7 +69,7 @@ class MapEntry:
 
 def generate_host(program: Program, kernel_names: dict[int, str], offload: str, device_globals: tuple[str, ...] = (),
                   kernel_modes: dict[int, str] | None = None, kernel_max_threads: dict[int, int] | None = None,
-                  offload_arch: str = "sm_90") -> str:
+                  offload_arch: str = "sm_90", kernel_dense: frozenset[int] = frozenset()) -> str:
     pre = program.bound.pre
     text = _host_pragma_lines(pre.text, program.bound.imperfect_collapses, offload_arch)
     if offload == "none":
@@ -111,7 +112,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
             k = kernels[id(c)]
             kname = kernel_names[id(k)]
             descs.append(_kernel_desc(k, kname, offload, (kernel_modes or {}).get(id(k), "generic"),
-                                      (kernel_max_threads or {}).get(id(k), 1024)))
+                                      (kernel_max_threads or {}).get(id(k), 1024), id(k) in kernel_dense))
             teams = k.teams
             num_teams = (_clause_expr(teams, "num_teams") if teams else None) or "0"
             thread_limit = (_clause_expr(teams, "thread_limit") if teams else None) or _clause_expr(d, "thread_limit") or "0"
@@ -496,15 +497,8 @@ def _grid_trip_count(c: OmpConstruct, program: Program) -> str | None:
     if sched is not None and (sched.schedule_kind != "static" or sched.chunk is not None):
         return None
     nest = loop_nest(c.body, collapse_depth(d))
-    if not nest:
+    if not nest or not short_iteration(nest[-1].stmt, program.functions):
         return None
-    for node in walk_nodes(nest[-1].stmt):
-        if isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Goto, OmpConstruct)):
-            return None
-        if isinstance(node, c_ast.FuncCall):
-            name = node.name.name if isinstance(node.name, c_ast.ID) else None
-            if name is None or name in program.functions:
-                return None
     counts = []
     printer = CPrinter()
     for f in nest:
@@ -885,10 +879,14 @@ def _looks_pointer(item: ListItem, env=None) -> bool:
     return True
 
 
-def _kernel_desc(k: Kernel, kname: str, offload: str, mode: str = "generic", max_threads: int = 1024) -> dict:
+def _kernel_desc(k: Kernel, kname: str, offload: str, mode: str = "generic", max_threads: int = 1024,
+                 dense: bool = False) -> dict:
+    # the kernel, then (dense) its instance compiled for more resident teams
+    names = [kname] + ([f"{kname}__dense"] if dense else [])
     return {"var": f"__ompgpu_kd_{kname}", "name": kname, "file": k.coord.file, "line": k.coord.line, "col": k.coord.col,
-            "mode": "OMPGPU_MODE_SPMD" if mode == "spmd" else "OMPGPU_MODE_GENERIC", "max_threads": max_threads, "launch": f"__ompgpu_launch_{kname}",
-            "occupancy": f"__ompgpu_occupancy_{kname}", "default_threads": 0,
+            "mode": "OMPGPU_MODE_SPMD" if mode == "spmd" else "OMPGPU_MODE_GENERIC", "max_threads": max_threads,
+            "variants": [{"launch": f"__ompgpu_launch_{n}", "occupancy": f"__ompgpu_occupancy_{n}"} for n in names],
+            "default_threads": 0,
             # A target region without teams runs as one team.
             "static_teams": 0 if k.teams is not None else 1}
 

@@ -105,6 +105,27 @@ def test_launch_of_a_loop_counted_by_the_host(build):
     assert cfg(build, "spmd", trip=1 << 20, OMP_NUM_TEAMS=9) == (9, 256)
 
 
+def occupancy_launch(build, plain, dense=(0, 0), num_teams=None):
+    args = [*plain, *dense] + ([num_teams] if num_teams is not None else [])
+    out = ok(build.run("occupancy", *args)).stdout
+    m = re.search(r"(dense )?cfg (\d+) (\d+)", out)
+    assert m, out
+    return bool(m.group(1)), int(m.group(2)), int(m.group(3))
+
+
+def test_default_teams_come_from_the_occupancy_calculator(build):
+    # 132 SMs x the teams the kernel's registers leave room for, not 2048 / threads
+    assert occupancy_launch(build, (4, 0)) == (False, 132 * 4, 256)
+    assert occupancy_launch(build, (0, 0)) == (False, 132 * 8, 256)  # unknown: the thread-count guess
+
+
+def test_the_dense_instance_runs_where_it_holds_more_teams_without_spilling_much(build):
+    assert occupancy_launch(build, (4, 0), (5, 40)) == (True, 132 * 5, 256)
+    assert occupancy_launch(build, (4, 0), (5, 100)) == (False, 132 * 4, 256)  # spills too much
+    assert occupancy_launch(build, (4, 0), (4, 0)) == (False, 132 * 4, 256)    # holds no more
+    assert occupancy_launch(build, (4, 0), (5, 0), num_teams=7) == (False, 7, 256)  # the teams are the user's
+
+
 def test_launch_clauses(build):
     assert cfg(build, "spmd", num_teams=7, thread_limit=100) == (7, 100)
     # generic: thread_limit counts OpenMP threads (workers); + master warp, multiple of 32

@@ -220,9 +220,9 @@ struct Device {
   bool pageable_memory_access = false;   // kernels can read and write any host memory (HMM, ATS)
   PresentTable table;
   DeviceMemoryCache cache;       // the table's device memory (guarded by rt().mu)
-  // teams one SM holds at once, per kernel and team size (the occupancy calculator's answer;
-  // guarded by rt().mu)
-  std::map<std::pair<const void *, long long>, int> resident_teams;
+  // per kernel and team size: teams one SM holds at once and local bytes a thread uses (the
+  // occupancy calculator's answer; guarded by rt().mu)
+  std::map<std::pair<const void *, long long>, std::pair<int, int>> residency;
 };
 
 struct Runtime {

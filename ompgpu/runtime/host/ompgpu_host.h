@@ -45,8 +45,9 @@ typedef struct ompgpu_launch_config {
 typedef int (*ompgpu_launch_fn)(const ompgpu_launch_config *cfg, void **args);
 /* Teams of `threads_per_team` threads (and `dyn_shmem` bytes of dynamic shared memory) that one
    SM holds at once for this kernel, from its register and shared-memory use (the CUDA occupancy
-   calculator); 0 when unknown. */
-typedef int (*ompgpu_occupancy_fn)(int threads_per_team, unsigned dyn_shmem);
+   calculator), and in *local_bytes the local memory a thread of it uses (registers spilled,
+   stack); 0 when unknown. */
+typedef int (*ompgpu_occupancy_fn)(int threads_per_team, unsigned dyn_shmem, int *local_bytes);
 
 typedef struct ompgpu_kernel_desc {
   const char *name;          /* "__omp_offloading_main_l12" */
@@ -57,6 +58,10 @@ typedef struct ompgpu_kernel_desc {
   int max_threads;           /* launch bound of the kernel (0 = none) */
   long long static_teams;    /* > 0: number of teams the compiler computed (1 for a target without teams) */
   ompgpu_occupancy_fn occupancy;   /* NULL: the runtime guesses from the thread count alone */
+  /* The same kernel compiled for more resident teams per SM (a launch bound that asks ptxas for
+     fewer registers), NULL when there is none: the runtime launches it instead where it holds
+     more teams at once and spills at most a little more (runtime/host/target.cpp). */
+  const struct ompgpu_kernel_desc *dense;
 } ompgpu_kernel_desc;
 
 /* map-type bits */

@@ -34,18 +34,45 @@ long long threads_for(const ompgpu_kernel_desc *k, const Device &dev, int thread
   return std::max(1LL, std::min(t, cap));
 }
 
-// Teams of `threads` threads of kernel k that one SM of dev holds at once: the occupancy
-// calculator's answer for the kernel (its registers, shared memory and launch bound), cached per
-// kernel and team size; without one (a kernel built before it existed), the thread count alone.
-long long resident_teams_per_sm(const ompgpu_kernel_desc *k, Device &dev, long long threads) {
-  if (k->occupancy) {
-    std::lock_guard<std::mutex> g(rt().mu);
-    const auto key = std::make_pair(static_cast<const void *>(k), threads);
-    auto it = dev.resident_teams.find(key);
-    if (it == dev.resident_teams.end()) it = dev.resident_teams.emplace(key, k->occupancy(static_cast<int>(threads), 0)).first;
-    if (it->second > 0) return it->second;
+// What the occupancy calculator says of kernel k at teams of `threads` threads on dev: teams
+// one SM holds at once (0: unknown) and local memory a thread uses; cached per kernel and team
+// size (rt().mu is taken here).
+struct Residency {
+  int teams = 0;
+  int local_bytes = 0;
+};
+Residency residency(const ompgpu_kernel_desc *k, Device &dev, long long threads) {
+  if (!k->occupancy) return {};
+  std::lock_guard<std::mutex> g(rt().mu);
+  const auto key = std::make_pair(static_cast<const void *>(k), threads);
+  auto it = dev.residency.find(key);
+  if (it == dev.residency.end()) {
+    Residency r;
+    r.teams = k->occupancy(static_cast<int>(threads), 0, &r.local_bytes);
+    it = dev.residency.emplace(key, std::make_pair(r.teams, r.local_bytes)).first;
   }
-  return std::max(1LL, dev.max_threads_per_sm / threads);
+  return {it->second.first, it->second.second};
+}
+
+// Teams of `threads` threads of kernel k that one SM of dev holds at once: the occupancy
+// calculator's answer for the kernel (its registers, shared memory and launch bound); without
+// one (a kernel built before it existed), the thread count alone.
+long long resident_teams_per_sm(const ompgpu_kernel_desc *k, Device &dev, long long threads) {
+  const Residency r = residency(k, dev, threads);
+  return r.teams > 0 ? r.teams : std::max(1LL, dev.max_threads_per_sm / threads);
+}
+
+// The instance of kernel k to launch with teams of `threads` threads: its dense instance (compiled
+// for more resident teams, ptxas keeping fewer registers) where that holds more teams per SM and
+// spills at most kDenseSpillBytes more a thread, else k. Only where the runtime picks the team
+// count: with num_teams or OMP_NUM_TEAMS the dense one would hold teams that do not exist.
+constexpr int kDenseSpillBytes = 64;
+const ompgpu_kernel_desc *instance_for(const ompgpu_kernel_desc *k, Device &dev, long long threads, int num_teams) {
+  if (!k->dense || num_teams > 0 || env().num_teams > 0 || k->static_teams > 0) return k;
+  const Residency plain = residency(k, dev, threads), dense = residency(k->dense, dev, threads);
+  if (dense.teams > plain.teams && plain.teams > 0 && dense.local_bytes <= plain.local_bytes + kDenseSpillBytes)
+    return k->dense;
+  return k;
 }
 
 // Number of teams (CUDA grid size).
@@ -129,6 +156,9 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
   args.push_back(nullptr);   // never read; keeps data() valid when there are no arguments
 
   long long threads = threads_for(k, dev, thread_limit);
+  const ompgpu_kernel_desc *const compiled = k;
+  if (trip_count < 0) k = instance_for(k, dev, threads, num_teams);
+  const char *instance = k != compiled ? ", the instance for more resident teams" : "";
   long long teams = teams_for(k, dev, num_teams, threads, trip_count);
   ompgpu_launch_config cfg;
   cfg.num_teams = static_cast<unsigned>(teams);
@@ -140,9 +170,10 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
   cfg.stream = stream;
   const char *mode = k->mode == OMPGPU_MODE_SPMD ? "spmd" : "generic";
   if (rt().num_devices > 1)   // several GPUs: say which one
-    info(loc, "kernel %s: %u teams x %u threads, %s, device %d", kname(k), cfg.num_teams, cfg.threads_per_team, mode, d);
+    info(loc, "kernel %s: %u teams x %u threads, %s%s, device %d", kname(k), cfg.num_teams, cfg.threads_per_team, mode,
+         instance, d);
   else
-    info(loc, "kernel %s: %u teams x %u threads, %s", kname(k), cfg.num_teams, cfg.threads_per_team, mode);
+    info(loc, "kernel %s: %u teams x %u threads, %s%s", kname(k), cfg.num_teams, cfg.threads_per_team, mode, instance);
 
   // Errors: from the launch itself (configuration, or - in the emulator, where launches
   // run to completion - a fault in the kernel), then from the kernel's execution.

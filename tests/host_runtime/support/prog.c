@@ -374,6 +374,38 @@ static int t_launch(int argc, char **argv) {
   return 0;
 }
 
+/* prog occupancy PLAIN_TEAMS PLAIN_LOCAL DENSE_TEAMS DENSE_LOCAL [num_teams]: a kernel whose
+   occupancy calculator answers PLAIN_TEAMS resident teams per SM (PLAIN_LOCAL bytes of local
+   memory a thread), with a dense instance that answers DENSE_TEAMS / DENSE_LOCAL (0 0: none) */
+static int g_occ[4];
+static int occupancy_plain(int threads, unsigned dyn, int *local_bytes) {
+  (void)threads;
+  (void)dyn;
+  *local_bytes = g_occ[1];
+  return g_occ[0];
+}
+static int occupancy_dense(int threads, unsigned dyn, int *local_bytes) {
+  (void)threads;
+  (void)dyn;
+  *local_bytes = g_occ[3];
+  return g_occ[2];
+}
+static int launch_dense_print(const ompgpu_launch_config *cfg, void **args) {
+  printf("dense ");
+  return launch_print(cfg, args);
+}
+static int t_occupancy(int argc, char **argv) {
+  CHECK(argc == 6 || argc == 7);
+  for (int i = 0; i < 4; i++) g_occ[i] = atoi(argv[2 + i]);
+  ompgpu_kernel_desc k = kdesc(launch_print), dense = kdesc(launch_dense_print);
+  k.mode = dense.mode = OMPGPU_MODE_SPMD;
+  k.occupancy = occupancy_plain;
+  dense.occupancy = occupancy_dense;
+  if (g_occ[2] > 0) k.dense = &dense;
+  CHECK(ompgpu_target(&k, DEF, 1, argc == 7 ? atoi(argv[6]) : 0, 0, 0, NULL) == 0);
+  return 0;
+}
+
 /* ------------------------------------------------------------------ offload policy, devices */
 
 static int t_fallback(void) {
@@ -995,6 +1027,7 @@ int main(int argc, char **argv) {
   if (!strcmp(t, "args")) return t_args();
   if (!strcmp(t, "twice")) return t_twice();
   if (!strcmp(t, "launch")) return t_launch(argc, argv);
+  if (!strcmp(t, "occupancy")) return t_occupancy(argc, argv);
   if (!strcmp(t, "fallback")) return t_fallback();
   if (!strcmp(t, "nolaunch")) return t_nolaunch();
   if (!strcmp(t, "device")) return t_device(argc, argv);
