@@ -29,7 +29,7 @@ from pycparser import c_ast
 
 from ompgpu.analysis.symbols import Env, resolve_typedef, walk_nodes
 from ompgpu.codegen.cprint import CPrinter
-from ompgpu.parser.bind import OmpConstruct
+from ompgpu.parser.bind import OmpConstruct, canonical_for
 
 LINE_BYTES = 128
 # An iteration smaller than this many inner iterations is not a tile: the grid mapping stays.
@@ -95,35 +95,20 @@ def _constant_trip_loops(body: c_ast.Node) -> dict[str, int] | None:
 
 
 def _for_trip(f: c_ast.For) -> tuple[str, int] | None:
-    """`for (v = a; v < a + c; v++)` (or <=, +=k, a declaration): v and its constant trip count."""
-    if isinstance(f.init, c_ast.DeclList) and len(f.init.decls) == 1:
-        var, start = f.init.decls[0].name, f.init.decls[0].init
-    elif isinstance(f.init, c_ast.Assignment) and f.init.op == "=" and isinstance(f.init.lvalue, c_ast.ID):
-        var, start = f.init.lvalue.name, f.init.rvalue
-    else:
+    """`for (v = a; v < a + c; v += k)` (or <=, a declaration): v and its constant trip count."""
+    parts = canonical_for(f)
+    if parts is None or parts[3] not in ("<", "<="):
         return None
-    cond = f.cond
-    if not (isinstance(cond, c_ast.BinaryOp) and cond.op in ("<", "<=") and isinstance(cond.left, c_ast.ID)
-            and cond.left.name == var):
-        return None
-    step = _step(f.next, var)
-    lo, hi = _poly(start), _poly(cond.right)
-    if step is None or step <= 0 or lo is None or hi is None:
+    lb, ub, step_expr, cmp = parts
+    var = f.init.decls[0].name if isinstance(f.init, c_ast.DeclList) else f.init.lvalue.name
+    lo, hi, step = _poly(lb), _poly(ub), _poly(step_expr)
+    if lo is None or hi is None or step is None or set(step) != {()} or step[()] <= 0:
         return None
     diff = _sub(hi, lo)
     if any(m != () for m, c in diff.items() if c != 0):
         return None  # the extent is not a constant
-    extent = diff.get((), 0) + (1 if cond.op == "<=" else 0)
-    return var, max(0, -(-extent // step))
-
-
-def _step(nxt: c_ast.Node, var: str) -> int | None:
-    if isinstance(nxt, c_ast.UnaryOp) and nxt.op in ("++", "p++") and isinstance(nxt.expr, c_ast.ID) and nxt.expr.name == var:
-        return 1
-    if isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID) and nxt.lvalue.name == var and nxt.op == "+=":
-        p = _poly(nxt.rvalue)
-        return p.get((), None) if p is not None and set(p) <= {()} else None
-    return None
+    extent = diff.get((), 0) + (1 if cmp == "<=" else 0)
+    return var, max(0, -(-extent // step[()]))
 
 
 def _poly(e: c_ast.Node) -> Poly | None:

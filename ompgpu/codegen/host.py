@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from ompgpu.analysis.symbols import has_side_effect, is_array, is_pointer, region_uses, resolve_typedef, walk_nodes
+from ompgpu.analysis.symbols import has_side_effect, is_array, is_pointer, region_uses, resolve_typedef
 from ompgpu.codegen.footprint import short_iteration
 from ompgpu.codegen.render import render
 from ompgpu.errors import OmpgpuError, OmpSyntaxError, SourceCoord, UnsupportedError
@@ -24,7 +24,7 @@ from pycparser import c_ast
 
 from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.codegen.cprint import CPrinter
-from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest
+from ompgpu.parser.bind import OmpConstruct, canonical_for, collapse_depth, loop_nest
 from ompgpu.parser.clause_rules import int_constant
 from ompgpu.parser.directives import CExpr, ListItem, Section
 
@@ -475,8 +475,8 @@ def _line_marker(pre, text: str, offset: int, line_starts: list[int]) -> str:
     return f'\n# {line} "{file}"\n'
 
 
+# ompgpu_host_trip_count's code of each comparison
 _LOOP_COMPARISONS = {"<": 0, "<=": 1, ">": 2, ">=": 3, "!=": 4}
-_REVERSED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
 
 
 def _grid_trip_count(c: OmpConstruct, program: Program) -> str | None:
@@ -502,44 +502,16 @@ def _grid_trip_count(c: OmpConstruct, program: Program) -> str | None:
     counts = []
     printer = CPrinter()
     for f in nest:
-        parts = _loop_parts(f)
+        parts = canonical_for(f)
         if parts is None:
             return None
-        lb, ub, step, op = parts
+        lb, ub, step, cmp = parts
+        op = _LOOP_COMPARISONS[cmp]
         if any(has_side_effect(e, PURE_LIBRARY) for e in (lb, ub, step)):
             return None
         text = [f"(long long)({printer.visit(e)})" for e in (lb, ub, step)]
         counts.append(f"ompgpu_host_trip_count({text[0]}, {text[1]}, {text[2]}, {op})")
     return " * ".join(counts)
-
-
-def _loop_parts(f: c_ast.For):
-    """(lb, ub, step, comparison code) of a canonical `for`, as expressions; None otherwise."""
-    if isinstance(f.init, c_ast.DeclList) and len(f.init.decls) == 1 and f.init.decls[0].init is not None:
-        var, lb = f.init.decls[0].name, f.init.decls[0].init
-    elif isinstance(f.init, c_ast.Assignment) and f.init.op == "=" and isinstance(f.init.lvalue, c_ast.ID):
-        var, lb = f.init.lvalue.name, f.init.rvalue
-    else:
-        return None
-    cond = f.cond
-    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in _LOOP_COMPARISONS:
-        return None
-    if isinstance(cond.left, c_ast.ID) and cond.left.name == var:
-        op, ub = cond.op, cond.right
-    elif isinstance(cond.right, c_ast.ID) and cond.right.name == var:
-        op, ub = _REVERSED[cond.op], cond.left
-    else:
-        return None
-    nxt = f.next
-    if isinstance(nxt, c_ast.UnaryOp) and isinstance(nxt.expr, c_ast.ID) and nxt.expr.name == var and nxt.op in ("++", "p++", "--", "p--"):
-        step = c_ast.Constant("int", "1" if "+" in nxt.op else "-1")
-    elif isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID) and nxt.lvalue.name == var and nxt.op in ("+=", "-="):
-        # a subtracted step is negated after its conversion to 64 bits (as the device does)
-        step = nxt.rvalue if nxt.op == "+=" else c_ast.UnaryOp("-", c_ast.Cast(
-            c_ast.Typename(None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["long", "long"]))), nxt.rvalue))
-    else:
-        return None
-    return lb, ub, step, _LOOP_COMPARISONS[op]
 
 
 def _clause_expr(d, kind: str) -> str | None:

@@ -181,6 +181,40 @@ def _for_vars(f: c_ast.For) -> list[str]:
     return []
 
 
+_REVERSED_COMPARISON = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
+
+
+def canonical_for(f: c_ast.For) -> tuple[c_ast.Node, c_ast.Node, c_ast.Node, str] | None:
+    """(lower bound, bound, step, comparison of the variable with the bound) of a `for` in
+    OpenMP's canonical form, as expressions (a bound written first is turned around; a
+    decrement is a step of -1, `v -= e` a step of -(long long)(e)); None otherwise."""
+    if isinstance(f.init, c_ast.DeclList) and len(f.init.decls) == 1 and f.init.decls[0].init is not None:
+        var, lb = f.init.decls[0].name, f.init.decls[0].init
+    elif isinstance(f.init, c_ast.Assignment) and f.init.op == "=" and isinstance(f.init.lvalue, c_ast.ID):
+        var, lb = f.init.lvalue.name, f.init.rvalue
+    else:
+        return None
+    cond = f.cond
+    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in _REVERSED_COMPARISON:
+        return None
+    if isinstance(cond.left, c_ast.ID) and cond.left.name == var:
+        op, ub = cond.op, cond.right
+    elif isinstance(cond.right, c_ast.ID) and cond.right.name == var:
+        op, ub = _REVERSED_COMPARISON[cond.op], cond.left
+    else:
+        return None
+    nxt = f.next
+    if isinstance(nxt, c_ast.UnaryOp) and isinstance(nxt.expr, c_ast.ID) and nxt.expr.name == var and nxt.op in ("++", "p++", "--", "p--"):
+        step = c_ast.Constant("int", "1" if "+" in nxt.op else "-1")
+    elif isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID) and nxt.lvalue.name == var and nxt.op in ("+=", "-="):
+        # a subtracted step is negated after its conversion to 64 bits (as the device does)
+        step = nxt.rvalue if nxt.op == "+=" else c_ast.UnaryOp("-", c_ast.Cast(
+            c_ast.Typename(None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["long", "long"]))), nxt.rvalue))
+    else:
+        return None
+    return lb, ub, step, op
+
+
 def loop_header_names(f: c_ast.For) -> set[str]:
     """The names a for loop's init, condition and increment use."""
     return {n.name for part in (f.init, f.cond, f.next) if part is not None
