@@ -51,6 +51,12 @@ class WorkFunction:
     # A template on `bool __whole_block` (an SPMD region with num_threads): its fork site calls
     # the true instance when the team is the whole block; everything else calls `ref`.
     templated: bool = False
+    # The pack's field names in order, and those that are kernel parameters the kernel never
+    # changes (by-value captures): the workers of a generic kernel take them from the parameters,
+    # not from the pack, so that nvcc sees values that are the same at every fork (a loop
+    # bound decided once, not at every fork: bench/results/exp-h100-2026-11-25-s6-generic-fork-profile.txt).
+    field_names: tuple[str, ...] = ()
+    param_fields: frozenset[str] = frozenset()
 
     @property
     def ref(self) -> str:
@@ -517,6 +523,9 @@ class _Emitter(CGen):
         # id() of the declarations that qualify, and those held in one in the loop being printed
         # (name -> its symbol, the register variable)
         self.register_candidates: frozenset[int] = frozenset()
+        # id() of the declarations of the kernel's by-value parameters that it never assigns nor
+        # takes the address of (see WorkFunction.param_fields)
+        self.unchanged_params: frozenset[int] = frozenset()
         self.in_register: dict[str, tuple[Symbol, str]] = {}
         self.member_names: set[int] = set()  # id() of the member-name IDs of the member access being printed
 
@@ -555,6 +564,11 @@ class _Emitter(CGen):
         self.task_shared = set()
         self.env = kernel_scope(k)
         self.register_candidates = candidate_locals(body, self.env)
+        uses = region_uses(body, k.env) if body is not None else None
+        changed = {sym.name for sym in uses.written | uses.address_taken} if uses is not None else set()
+        self.unchanged_params = frozenset(  # the parameters' declarations in the kernel's scope
+            id(self.env.lookup(cap.name).decl) for cap in k.captures
+            if cap.how == "literal" and cap.name not in changed and not is_array(resolve_typedef(cap.sym.type, k.env)))
         # In SPMD mode no serial local is shared with a region (the plan checked it): nothing
         # goes on the soft stack, every thread keeps its own copy of the serial code's locals.
         if not self.spmd:
@@ -1084,9 +1098,13 @@ class _Emitter(CGen):
             fields.append(type_string(c_ast.PtrDecl([], sym.type), name) + ";")
             inits.append(f"&{name}")
             unpack.append(f"auto &{name} = *__pack->{name};")
+        param_fields = set()
         for sym in sharing.by_value:
             name = _cxx_name(sym.name)
             t = resolve_typedef(sym.type, self.env)
+            if not spmd_site and self.in_region == 0 and self.plan is not None and id(sym.decl) in self.unchanged_params \
+                    and id(self.env.lookup(sym.name).decl) not in self.escaping:
+                param_fields.add(name)
             if is_array(t):  # firstprivate array: each thread copies it from the pack
                 value_t = f"ompgpu_by_value<{_by_value_type(t, sym.name, d.coord)}>"
                 fields.append(f"{value_t} {name};")
@@ -1129,7 +1147,10 @@ class _Emitter(CGen):
         # site cost EPCC's barrier-free `parallel` 0.023 us per region on an H100
         # (epcc-h100-80gb-hbm3-2026-11-25-1149.csv against -1126).
         templated = templated and "__whole_block" in wf_body
-        self.g.workfns.append(WorkFunction(wid, wname, pack, fields, wf_body, self.owner, templated))
+        field_names = tuple([_cxx_name(sym.name) for sym in sharing.by_pointer] + [_cxx_name(sym.name) for sym in sharing.by_value]
+                            + [fname for _, fname, _ in extra_values])
+        self.g.workfns.append(WorkFunction(wid, wname, pack, fields, wf_body, self.owner, templated,
+                                           field_names, frozenset(param_fields)))
         self.g.regions_of.setdefault(self.owner, set()).add(wid)
         ifc = d.clause("if")
         combined = self.plan is not None and self.plan.combined

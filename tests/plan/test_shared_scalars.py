@@ -86,3 +86,27 @@ def test_a_struct_member_of_the_same_name_is_not_the_variable(tmp_path):
       { count++; s.count++; }
     }""", before="int count = 0; struct { int count; } s = {0};")
     assert "ompgpu_store_through_postinc(count, count__reg1);" in cu and "s.count++;" in cu
+
+
+def test_generic_workers_take_unchanged_kernel_parameters_from_the_parameters(tmp_path):
+    # n and scale reach the region by value and the kernel never changes them: the workers build
+    # the pack's copy of them from the kernel's parameters (nvcc then sees one value for every
+    # fork); m is changed by the serial code, so it comes from the pack
+    src = tmp_path / "k.c"
+    src.write_text("""int out[64];
+int main(int argc, char **argv) {
+  int n = argc, m = argc + 1, scale = 3;
+#pragma omp target map(tofrom: out) thread_limit(64)
+  {
+    m = m * 2;
+#pragma omp parallel num_threads(32)
+    out[omp_get_thread_num() % 64] = n * scale + m;
+  }
+  return 0;
+}
+""")
+    cu = translate(str(src), Options(mode="generic")).device_cu
+    assert "__p = { n, m, scale }" not in cu
+    line = next(l for l in cu.splitlines() if "__p = {" in l)
+    fields = line.split("{", 1)[1].rstrip("}; ").split(", ")
+    assert "n" in fields and "scale" in fields and "__in.m" in fields
