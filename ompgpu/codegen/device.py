@@ -564,11 +564,9 @@ class _Emitter(CGen):
         self.task_shared = set()
         self.env = kernel_scope(k)
         self.register_candidates = candidate_locals(body, self.env)
-        uses = region_uses(body, k.env) if body is not None else None
-        changed = {sym.name for sym in uses.written | uses.address_taken} if uses is not None else set()
         self.unchanged_params = frozenset(  # the parameters' declarations in the kernel's scope
             id(self.env.lookup(cap.name).decl) for cap in k.captures
-            if cap.how == "literal" and cap.name not in changed and not is_array(resolve_typedef(cap.sym.type, k.env)))
+            if cap.name in self.plan.unchanged_captures and not is_array(resolve_typedef(cap.sym.type, k.env)))
         # In SPMD mode no serial local is shared with a region (the plan checked it): nothing
         # goes on the soft stack, every thread keeps its own copy of the serial code's locals.
         if not self.spmd:
@@ -1083,7 +1081,7 @@ class _Emitter(CGen):
         line = d.coord.line
         wname = f"__omp_outlined_{self.owner.replace('__omp_offloading_', '')}_l{line}_{wid}"
         pack = f"{wname}_args"
-        fields, inits, unpack = [], [], []
+        fields, field_names, inits, unpack = [], [], [], []
         spmd_site = self.spmd and self.in_region == 0
         nt = self._num_threads(d, spmd_site)
         if nt is None and d.clause("num_threads") is not None and spmd_site:
@@ -1096,14 +1094,16 @@ class _Emitter(CGen):
         for sym in sharing.by_pointer:
             name = _cxx_name(sym.name)
             fields.append(type_string(c_ast.PtrDecl([], sym.type), name) + ";")
+            field_names.append(name)
             inits.append(f"&{name}")
             unpack.append(f"auto &{name} = *__pack->{name};")
         param_fields = set()
         for sym in sharing.by_value:
             name = _cxx_name(sym.name)
+            field_names.append(name)
             t = resolve_typedef(sym.type, self.env)
             if not spmd_site and self.in_region == 0 and self.plan is not None and id(sym.decl) in self.unchanged_params \
-                    and id(self.env.lookup(sym.name).decl) not in self.escaping:
+                    and id(sym.decl) not in self.escaping:
                 param_fields.add(name)
             if is_array(t):  # firstprivate array: each thread copies it from the pack
                 value_t = f"ompgpu_by_value<{_by_value_type(t, sym.name, d.coord)}>"
@@ -1116,6 +1116,7 @@ class _Emitter(CGen):
             unpack.append(f"auto {name} = __pack->{name};")
         for ftype, fname, fvalue in extra_values:
             fields.append(f"{ftype} {fname};")
+            field_names.append(fname)
             inits.append(fvalue)
             unpack.append(f"const {ftype} {fname} = __pack->{fname};")
         privates = [type_string(s.type, _cxx_name(s.name)) + ";" for s in sharing.private
@@ -1147,10 +1148,8 @@ class _Emitter(CGen):
         # site cost EPCC's barrier-free `parallel` 0.023 us per region on an H100
         # (epcc-h100-80gb-hbm3-2026-11-25-1149.csv against -1126).
         templated = templated and "__whole_block" in wf_body
-        field_names = tuple([_cxx_name(sym.name) for sym in sharing.by_pointer] + [_cxx_name(sym.name) for sym in sharing.by_value]
-                            + [fname for _, fname, _ in extra_values])
         self.g.workfns.append(WorkFunction(wid, wname, pack, fields, wf_body, self.owner, templated,
-                                           field_names, frozenset(param_fields)))
+                                           tuple(field_names), frozenset(param_fields)))
         self.g.regions_of.setdefault(self.owner, set()).add(wid)
         ifc = d.clause("if")
         combined = self.plan is not None and self.plan.combined

@@ -23,6 +23,7 @@ threads busy (ompgpu::tile_loop_bounds).
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 from pycparser import c_ast
@@ -59,7 +60,7 @@ def tile_footprint(body: c_ast.Node, env: Env) -> int | None:
     is a tile: loops with constant trip counts (together at least MIN_TILE_ITERATIONS) around
     array accesses with subscripts that are polynomials of names; None otherwise."""
     trips = _constant_trip_loops(body)
-    if trips is None or _product(trips.values()) < MIN_TILE_ITERATIONS:
+    if trips is None or math.prod(trips.values()) < MIN_TILE_ITERATIONS:
         return None
     lines = {}
     for access in _accesses(body):
@@ -70,13 +71,6 @@ def tile_footprint(body: c_ast.Node, env: Env) -> int | None:
     if not lines:
         return None
     return sum(lines.values()) * LINE_BYTES
-
-
-def _product(values) -> int:
-    out = 1
-    for v in values:
-        out *= v
-    return out
 
 
 def _constant_trip_loops(body: c_ast.Node) -> dict[str, int] | None:
@@ -97,10 +91,9 @@ def _constant_trip_loops(body: c_ast.Node) -> dict[str, int] | None:
 def _for_trip(f: c_ast.For) -> tuple[str, int] | None:
     """`for (v = a; v < a + c; v += k)` (or <=, a declaration): v and its constant trip count."""
     parts = canonical_for(f)
-    if parts is None or parts[3] not in ("<", "<="):
+    if parts is None or parts[4] not in ("<", "<="):
         return None
-    lb, ub, step_expr, cmp = parts
-    var = f.init.decls[0].name if isinstance(f.init, c_ast.DeclList) else f.init.lvalue.name
+    var, lb, ub, step_expr, cmp = parts
     lo, hi, step = _poly(lb), _poly(ub), _poly(step_expr)
     if lo is None or hi is None or step is None or set(step) != {()} or step[()] <= 0:
         return None

@@ -505,7 +505,7 @@ def _grid_trip_count(c: OmpConstruct, program: Program) -> str | None:
         parts = canonical_for(f)
         if parts is None:
             return None
-        lb, ub, step, cmp = parts
+        _, lb, ub, step, cmp = parts
         op = _LOOP_COMPARISONS[cmp]
         if any(has_side_effect(e, PURE_LIBRARY) for e in (lb, ub, step)):
             return None

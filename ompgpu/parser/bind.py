@@ -184,8 +184,8 @@ def _for_vars(f: c_ast.For) -> list[str]:
 _REVERSED_COMPARISON = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}
 
 
-def canonical_for(f: c_ast.For) -> tuple[c_ast.Node, c_ast.Node, c_ast.Node, str] | None:
-    """(lower bound, bound, step, comparison of the variable with the bound) of a `for` in
+def canonical_for(f: c_ast.For) -> tuple[str, c_ast.Node, c_ast.Node, c_ast.Node, str] | None:
+    """(variable, lower bound, bound, step, comparison of the variable with the bound) of a `for` in
     OpenMP's canonical form, as expressions (a bound written first is turned around; a
     decrement is a step of -1, `v -= e` a step of -(long long)(e)); None otherwise."""
     if isinstance(f.init, c_ast.DeclList) and len(f.init.decls) == 1 and f.init.decls[0].init is not None:
@@ -212,7 +212,7 @@ def canonical_for(f: c_ast.For) -> tuple[c_ast.Node, c_ast.Node, c_ast.Node, str
             c_ast.Typename(None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(["long", "long"]))), nxt.rvalue))
     else:
         return None
-    return lb, ub, step, op
+    return var, lb, ub, step, op
 
 
 def loop_header_names(f: c_ast.For) -> set[str]:

@@ -81,6 +81,9 @@ class KernelPlan:
     # value as the host did at the launch (only by-value captures that the kernel never writes):
     # a parallel region whose num_threads is that expression then has the whole block as its team
     block_expr: str | None = None
+    # names of the captures the kernel receives by value and neither assigns nor takes the
+    # address of: their value anywhere in the kernel is the one the host passed
+    unchanged_captures: frozenset[str] = frozenset()
     guarded: frozenset[int] = frozenset()  # id() of serial statements that thread 0 runs alone
     # SPMD serial code reads memory outside guarded statements: each region starts with a team
     # barrier, so that no thread writes in the region what a slower one has still to read.
@@ -110,8 +113,10 @@ def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan
             raise UnsupportedError(f"--mode=spmd: this target region cannot run in SPMD mode: {p.not_spmd.why} "
                                    f"(at {p.not_spmd.coord})", k.coord)
         bound = _launch_bound(k, p.mode)
+        unchanged = _unchanged_captures(k)
         plans[id(k)] = dataclasses.replace(p, max_threads=bound, exact_threads=_exact_block(k, p.mode, bound),
-                                           block_expr=_block_expr(k) if p.mode == "spmd" else None)
+                                           block_expr=_block_expr(k, unchanged) if p.mode == "spmd" else None,
+                                           unchanged_captures=unchanged)
     return plans
 
 
@@ -181,7 +186,17 @@ def same_expression(a: str, b: str) -> bool:
     return "".join(a.split()) == "".join(b.split())
 
 
-def _block_expr(k: Kernel) -> str | None:
+def _unchanged_captures(k: Kernel) -> frozenset[str]:
+    """The kernel's by-value captures that it neither assigns nor takes the address of (a store
+    through a pointer could change them)."""
+    changed: set[str] = set()
+    if k.body is not None:
+        uses = region_uses(k.body, k.env)
+        changed = {sym.name for sym in uses.written | uses.address_taken}
+    return frozenset(c.name for c in k.captures if c.how == "literal" and c.name not in changed)
+
+
+def _block_expr(k: Kernel, unchanged: frozenset[str]) -> str | None:
     """The thread_limit argument of an SPMD kernel when the device computes the same value from
     it as the host did for the launch: every thread_limit clause of the kernel written alike,
     without side effects, and made of constants and variables the kernel receives by value and
@@ -196,12 +211,7 @@ def _block_expr(k: Kernel) -> str | None:
     text = limits[0].expr.text
     if any(not same_expression(c.expr.text, text) for c in limits[1:]) or _SIDE_EFFECT_OR_CALL.search(text):
         return None
-    by_value = {c.name for c in k.captures if c.how == "literal"}
-    changed: set[str] = set()
-    if k.body is not None:  # assigned, or its address taken (stores through a pointer)
-        uses = region_uses(k.body, k.env)
-        changed = {sym.name for sym in uses.written | uses.address_taken}
-    if any(name not in by_value or name in changed for name in _IDENTIFIER.findall(text)):
+    if any(name not in unchanged for name in _IDENTIFIER.findall(text)):
         return None
     return text
 

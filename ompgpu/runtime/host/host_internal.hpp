@@ -210,6 +210,13 @@ class DeviceMemoryCache {
 };
 
 // ---------------------------------------------------------------- device.cpp
+// What the occupancy calculator says of a kernel at one team size: teams one SM holds at once
+// (0: unknown) and the local memory a thread uses.
+struct Residency {
+  int teams = 0;
+  int local_bytes = 0;
+};
+
 struct Device {
   int id = 0;
   std::string name;
@@ -220,9 +227,8 @@ struct Device {
   bool pageable_memory_access = false;   // kernels can read and write any host memory (HMM, ATS)
   PresentTable table;
   DeviceMemoryCache cache;       // the table's device memory (guarded by rt().mu)
-  // per kernel and team size: teams one SM holds at once and local bytes a thread uses (the
-  // occupancy calculator's answer; guarded by rt().mu)
-  std::map<std::pair<const void *, long long>, std::pair<int, int>> residency;
+  // per kernel and team size (guarded by rt().mu)
+  std::map<std::pair<const void *, long long>, Residency> residency;
 };
 
 struct Runtime {

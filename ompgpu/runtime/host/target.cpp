@@ -34,13 +34,8 @@ long long threads_for(const ompgpu_kernel_desc *k, const Device &dev, int thread
   return std::max(1LL, std::min(t, cap));
 }
 
-// What the occupancy calculator says of kernel k at teams of `threads` threads on dev: teams
-// one SM holds at once (0: unknown) and local memory a thread uses; cached per kernel and team
-// size (rt().mu is taken here).
-struct Residency {
-  int teams = 0;
-  int local_bytes = 0;
-};
+// What the occupancy calculator says of kernel k at teams of `threads` threads on dev (the
+// Residency of host_internal.hpp), cached per kernel and team size (rt().mu is taken here).
 Residency residency(const ompgpu_kernel_desc *k, Device &dev, long long threads) {
   if (!k->occupancy) return {};
   std::lock_guard<std::mutex> g(rt().mu);
@@ -49,9 +44,9 @@ Residency residency(const ompgpu_kernel_desc *k, Device &dev, long long threads)
   if (it == dev.residency.end()) {
     Residency r;
     r.teams = k->occupancy(static_cast<int>(threads), 0, &r.local_bytes);
-    it = dev.residency.emplace(key, std::make_pair(r.teams, r.local_bytes)).first;
+    it = dev.residency.emplace(key, r).first;
   }
-  return {it->second.first, it->second.second};
+  return it->second;
 }
 
 // Teams of `threads` threads of kernel k that one SM of dev holds at once: the occupancy
@@ -79,9 +74,9 @@ const ompgpu_kernel_desc *instance_for(const ompgpu_kernel_desc *k, Device &dev,
 //   num_teams clause > 0, else OMP_NUM_TEAMS, else the compiler's static count, else as many
 //   teams as the GPU holds at once: SMs x the kernel's resident teams per SM. More would queue
 //   as a second, partial wave behind the first, whose teams (each with the same share of a
-//   distributed loop) then finish one share late: XSBench-style lookups ran 10.40 ms with the
-//   old guess (SMs x 2048 / threads, blind to registers) against 9.35 with one exact wave
-//   (bench/results/exp-h100-2026-11-25-s6-variants.txt).
+//   distributed loop) then finish one share late: XSBench-style lookups ran 10.33 ms with the
+//   old guess (SMs x 2048 / threads, blind to registers) against 10.05 with one exact wave
+//   (bench/results/exp-h100-2026-11-25-s6-implemented.txt; 9.37 with the dense instance).
 //   trip_count >= 0 (a kernel that is one short-bodied loop over the grid, counted by the
 //   host): one iteration per thread, ceil(trip_count / threads) teams, which measured faster
 //   than a grid-stride loop over the occupancy guess for such loops (STREAM, stencils:
