@@ -27,7 +27,7 @@ from ompgpu.outliner.outline import (DEVICE_UNSUPPORTED, Capture, Kernel, Progra
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_header_names, loop_nest, loop_var_names
 from ompgpu.parser.directives import Directive
 from ompgpu.parser.clause_rules import int_constant
-from ompgpu.plan.mode import KernelPlan, same_expression
+from ompgpu.plan.mode import KernelPlan, region_reads_thread_state, same_expression
 
 CXX_KEYWORDS = frozenset("""
 new delete class this template typename namespace using operator private public protected virtual friend
@@ -57,6 +57,9 @@ class WorkFunction:
     # bound decided once, not at every fork: bench/results/exp-h100-2026-11-25-s6-generic-fork-profile.txt).
     field_names: tuple[str, ...] = ()
     param_fields: frozenset[str] = frozenset()
+    # The body may read the worker's per-thread state (plan.mode.region_reads_thread_state):
+    # a generic kernel whose work functions all leave it unread skips its store at each fork.
+    reads_state: bool = True
 
     @property
     def ref(self) -> str:
@@ -1149,7 +1152,9 @@ class _Emitter(CGen):
         # (epcc-h100-80gb-hbm3-2026-11-25-1149.csv against -1126).
         templated = templated and "__whole_block" in wf_body
         self.g.workfns.append(WorkFunction(wid, wname, pack, fields, wf_body, self.owner, templated,
-                                           tuple(field_names), frozenset(param_fields)))
+                                           tuple(field_names), frozenset(param_fields),
+                                           reads_state=(bool(reds) or inner is not None or range_from is not None or grid_loop
+                                                        or region_reads_thread_state(self.g.p, n))))
         self.g.regions_of.setdefault(self.owner, set()).add(wid)
         ifc = d.clause("if")
         combined = self.plan is not None and self.plan.combined

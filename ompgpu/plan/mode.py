@@ -725,6 +725,35 @@ def _stateless_call(program: Program, name: str, seen: frozenset[str] = frozense
     return True
 
 
+# Clauses of a `parallel` directive whose code in the work function reads no thread state:
+# the data-sharing ones (copies made at the fork or in the work function's own locals) and
+# the ones the fork site evaluates (if, num_threads, proc_bind).
+_STATELESS_PARALLEL_CLAUSES = frozenset({"if", "num_threads", "proc_bind", "default", "shared", "private", "firstprivate"})
+
+
+def region_reads_thread_state(program: Program, region: OmpConstruct) -> bool:
+    """Whether the work function of a plain `parallel` region may read the runtime's per-thread
+    state (its team size, nesting level, worksharing sequence). Conservatively true unless the
+    directive is `parallel` alone with data-sharing clauses only, its body holds no OpenMP
+    construct and every call in it is stateless (_stateless_call: no omp_* state routine, no
+    function defined elsewhere, no call through a pointer). A generic kernel whose regions are
+    all of that kind leaves the per-fork store of the workers' state out
+    (runtime/device/parallelism.cuh worker_wait)."""
+    d = region.directive
+    if list(d.leaves) != ["parallel"] or any(c.kind not in _STATELESS_PARALLEL_CLAUSES for c in d.clauses):
+        return True
+    if region.body is None:
+        return False
+    for node in walk_nodes(region.body):
+        if isinstance(node, OmpConstruct):
+            return True
+        if isinstance(node, c_ast.FuncCall):
+            name = node.name.name if isinstance(node.name, c_ast.ID) else None
+            if name is None or not _stateless_call(program, name):
+                return True
+    return False
+
+
 
 def _check_schedule(w: _SerialWalker, d) -> None:
     c = d.clause("schedule")

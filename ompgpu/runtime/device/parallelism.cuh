@@ -130,8 +130,12 @@ struct WorkItem {
   OMPGPU_DEV bool in_team() const { return threadIdx.x < size; }
 };
 
-// Worker: wait at the fork barrier, return the work item.
-template <unsigned Words>
+// Worker: wait at the fork barrier, return the work item. StoreState: store the region's team
+// size in the thread's state word (omp_get_num_threads, worksharing, barriers and reductions
+// read it there). A kernel none of whose work functions reads it passes false: the workers
+// keep the state of kernel_init_generic (in a parallel region, size unknown), and the fork
+// costs about 6 ns less (EPCC `parallel`, H100: bench/results/exp-h100-2026-11-25-s6-generic-fork.txt).
+template <unsigned Words, bool StoreState = true>
 OMPGPU_DEV WorkItem<Words> worker_wait() {
   static_assert(Words % 4u == 0u && Words * 4u <= PREFETCH_MAX_BYTES, "whole 16-byte loads");
   detail::fork_join_barrier();
@@ -142,7 +146,7 @@ OMPGPU_DEV WorkItem<Words> worker_wait() {
     for (unsigned i = 0; i < Words; i += 4) load_shared_v4(detail::team_state.argbuf + 4u * i, &w.pack[i]);
   }
   const unsigned ts = (unsigned)(f.size ? f.size : f.dflt);
-  detail::thr_init(detail::ts_word(true, ts));  // par, size; ser = seq = 0
+  if constexpr (StoreState) detail::thr_init(detail::ts_word(true, ts));  // par, size; ser = seq = 0
   w.fn = f.fn;
   w.size = ts;
   return w;
