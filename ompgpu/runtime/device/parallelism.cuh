@@ -130,12 +130,13 @@ struct WorkItem {
   OMPGPU_DEV bool in_team() const { return threadIdx.x < size; }
 };
 
-// Worker: wait at the fork barrier, return the work item. StoreState: store the region's team
-// size in the thread's state word (omp_get_num_threads, worksharing, barriers and reductions
-// read it there). A kernel none of whose work functions reads it passes false: the workers
-// keep the state of kernel_init_generic (in a parallel region, size unknown), and the fork
-// costs about 6 ns less (EPCC `parallel`, H100: bench/results/exp-h100-2026-11-25-s6-generic-fork.txt).
-template <unsigned Words, bool StoreState = true>
+// Worker: wait at the fork barrier, return the work item. RegionsUseState: some work function
+// of the kernel may read the thread's state word (omp_get_num_threads, worksharing, barriers and
+// reductions read the team size there): then it is stored at each fork. A kernel none of whose
+// work functions reads it passes false: the workers keep the state of kernel_init_generic (in a
+// parallel region, size unknown), and the fork costs about 6 ns less (EPCC `parallel`, H100:
+// bench/results/exp-h100-2026-11-25-s6-generic-fork.txt).
+template <unsigned Words, bool RegionsUseState = true>
 OMPGPU_DEV WorkItem<Words> worker_wait() {
   static_assert(Words % 4u == 0u && Words * 4u <= PREFETCH_MAX_BYTES, "whole 16-byte loads");
   detail::fork_join_barrier();
@@ -146,7 +147,7 @@ OMPGPU_DEV WorkItem<Words> worker_wait() {
     for (unsigned i = 0; i < Words; i += 4) load_shared_v4(detail::team_state.argbuf + 4u * i, &w.pack[i]);
   }
   const unsigned ts = (unsigned)(f.size ? f.size : f.dflt);
-  if constexpr (StoreState) detail::thr_init(detail::ts_word(true, ts));  // par, size; ser = seq = 0
+  if constexpr (RegionsUseState) detail::thr_init(detail::ts_word(true, ts));  // par, size; ser = seq = 0
   w.fn = f.fn;
   w.size = ts;
   return w;
@@ -178,10 +179,13 @@ OMPGPU_DEV bool worker_in_team() { return threadIdx.x < detail::thr().size(); }
 // Worker: the join barrier (every worker warp, in the team or not). Then worker 0 makes the
 // dispatch ring ready for the next region: after the join nobody uses it, and the next fork
 // barrier orders these stores before the region's loops (so the master's fork stores nothing
-// but the pack and the fork word).
+// but the pack and the fork word). Only worksharing uses the ring, and it reads the thread's
+// state: a kernel whose regions use no state (RegionsUseState, see worker_wait) leaves it be.
+template <bool RegionsUseState = true>
 OMPGPU_DEV void worker_join() {
   detail::fork_join_barrier();
-  if (threadIdx.x == 0) detail::reset_ws_tags(detail::team_state);
+  if constexpr (RegionsUseState)
+    if (threadIdx.x == 0) detail::reset_ws_tags(detail::team_state);
 }
 
 // True only on the master of a generic kernel outside any parallel region (and with at
