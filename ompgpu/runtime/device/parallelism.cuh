@@ -13,10 +13,12 @@
 //   worker loop          bar.sync 8 (fork) -> one 16-byte load of the fork word and, beside
 //                        it, of the first bytes of argbuf (the argument pack, when it fits
 //                        them: the kernel's packs decide how many) -> team size = the
-//                        requested one or dflt, stored in the thread's state word -> run if
+//                        requested one or dflt, stored in the thread's state word (where a
+//                        work function of the kernel may read it) -> run if
 //                        threadIdx.x < size -> bar.sync 8 (join), every worker warp; worker 0
 //                        then resets the dispatch ring for the next region (off the master's
-//                        path: nothing uses the ring between the join and the next fork).
+//                        path: nothing uses the ring between the join and the next fork; left
+//                        out with the state store, only worksharing uses the ring).
 //   (barrier.sync, the non-aligned form: see fork_join_barrier)
 //   kernel_end_generic   fn = WORK_EXIT, one more fork barrier; workers leave their loop.
 // Exited lanes count as arrived, so the master warp always counts 32 at barrier 8.
