@@ -62,6 +62,12 @@ class WorkFunction:
     reads_state: bool = True
 
     @property
+    def pack_from_params(self) -> bool:
+        """Every field of the pack is an unchanged kernel parameter: the workers build the whole
+        pack from the kernel's parameters, so the fork copies nothing into team state."""
+        return bool(self.field_names) and self.param_fields == frozenset(self.field_names)
+
+    @property
     def ref(self) -> str:
         """The name that calls it (or takes its address) where the team is not the whole block."""
         return f"{self.name}<false>" if self.templated else self.name
@@ -1161,6 +1167,7 @@ class _Emitter(CGen):
         # Only a team-level region is run by the whole block in SPMD mode; a region nested in
         # another takes the generic fork site, which serializes it (no master to fork from).
         return render("fork.j2", block=self.block, id=wid, wname=wname, pack=pack, inits=inits, mode="spmd" if spmd_site else "generic",
+                      pack_from_params=self.g.workfns[-1].pack_from_params,
                       templated=templated,
                       stateful=spmd_site and not self.lean, combined=combined,
                       always_forks=not spmd_site and self.plan is not None and self.in_region == 0,

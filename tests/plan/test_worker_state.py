@@ -14,6 +14,9 @@ from ompgpu.options import Options
 HEADER = """#include <omp.h>
 int a[256];
 #pragma omp declare target
+int g[256];
+#pragma omp end declare target
+#pragma omp declare target
 void ext(int *p);
 #pragma omp end declare target
 int (*fp)(int);
@@ -85,3 +88,36 @@ def test_one_region_that_reads_the_state_keeps_the_store_for_the_kernel(tmp_path
 #pragma omp parallel
     a[1] = square(n);
   }""") == [True, False]
+
+
+def generic_device(tmp_path: Path, body: str) -> str:
+    src = tmp_path / "k.c"
+    src.write_text(HEADER + "int main(int argc, char **argv) {\n  int n = argc;\n" + body + "\n  return 0;\n}\n")
+    return translate(str(src), Options(mode="generic")).device_cu
+
+
+def test_a_pack_of_unchanged_parameters_is_not_copied_at_the_fork(tmp_path):
+    cu = generic_device(tmp_path, """
+  int base = n, step = 2;
+#pragma omp target firstprivate(base, step)
+  {
+#pragma omp parallel
+    g[base] = step;
+  }""")
+    assert "ompgpu_fork(1, &__pack1, 0, " in cu
+    assert "prefetch_words<>()" in cu and re.search(r"__p = \{ base, step \};", cu)
+
+
+def test_a_pack_with_a_changed_or_shared_value_is_copied(tmp_path):
+    cu = generic_device(tmp_path, """
+  int base = n, step = 2, s = 0;
+#pragma omp target firstprivate(base, step) map(tofrom: s)
+  {
+#pragma omp parallel
+    a[base] = step;
+    base++;
+#pragma omp parallel
+    a[base] = s;
+  }""")
+    assert "ompgpu_fork(1, &__pack1, sizeof(__pack1), " in cu and "ompgpu_fork(2, &__pack2, sizeof(__pack2), " in cu
+    assert "__in.base" in cu

@@ -1,10 +1,11 @@
-/* covers: generic kernels whose parallel regions read no thread state (the workers skip storing it at the fork) beside regions that read it: private arrays, firstprivate, if(false), num_threads in stateless regions; omp_get_thread_num/num_threads/level after them */
+/* covers: generic kernels whose parallel regions read no thread state (the workers skip storing it at the fork) beside regions that read it: private arrays, firstprivate, if(false), num_threads in stateless regions; omp_get_thread_num/num_threads/level after them; regions whose every shared value is an unchanged by-value capture (the fork copies no pack) beside a capture the kernel changes */
 #include <stdio.h>
 #include <omp.h>
 
 #define MAXT 256
 
 #pragma omp declare target
+int seen[4]; /* written by regions whose captures are all by value */
 static int fill(int *v, int k) {
   for (int i = 0; i < 4; i++) v[i] = k + i;
   return v[0] + v[3];
@@ -64,6 +65,25 @@ int main(void) {
       if (ids[r][t] != (t < nth[r] ? 1 : 0)) ok = 0;
   }
   printf("stateful regions after a stateless one: ids exactly 0..n-1=%d level=%d value=%d\n", ok, lvl, same);
-  printf("%s\n", ok && !bad && sums[0] == 13 && sums[1] == 15 && sums[2] == 17 && lvl == 1 && same == 17 ? "PASS" : "FAIL");
+  /* regions reading only by-value captures: unchanged ones (the workers take them from the
+     kernel's parameters), then one the kernel changes between forks */
+  int base = 40, step = 2;
+#pragma omp target firstprivate(base, step)
+  {
+#pragma omp parallel num_threads(64)
+    seen[0] = base + step;
+  }
+#pragma omp target firstprivate(base, step)
+  {
+    for (int r = 1; r < 4; r++) {
+#pragma omp parallel num_threads(32) if(r != 2)
+      seen[r] = base * r + step;
+      base += 1;
+    }
+  }
+#pragma omp target update from(seen)
+  printf("by-value captures: %d %d %d %d\n", seen[0], seen[1], seen[2], seen[3]);
+  const int captures_ok = seen[0] == 42 && seen[1] == 42 && seen[2] == 84 && seen[3] == 128;
+  printf("%s\n", captures_ok && ok && !bad && sums[0] == 13 && sums[1] == 15 && sums[2] == 17 && lvl == 1 && same == 17 ? "PASS" : "FAIL");
   return 0;
 }
