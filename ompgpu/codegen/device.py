@@ -7,6 +7,7 @@ the jinja2 templates in `templates/`.
 from __future__ import annotations
 
 import copy
+import re
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,7 @@ from ompgpu.analysis.library import DEVICE_LIBRARY, HOST_ONLY_API, OMP_DEVICE_AP
 from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare, is_array, is_pointer, param_decls, region_uses,
                                      resolve_typedef, walk_nodes)
 from ompgpu.codegen.cprint import CPrinter, finalize_line_markers, line_directive
-from ompgpu.codegen.render import render
+from ompgpu.codegen.render import BLOCK_TEAM_IDS, PACKED_TEAM_IDS, render
 from ompgpu.codegen.footprint import short_iteration, tile_footprint
 from ompgpu.codegen.shared_scalars import SyncFree, candidate_locals, written_names
 from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError, note_location
@@ -97,10 +98,45 @@ def generate_device(program: Program, plans: dict[int, KernelPlan]) -> DeviceOut
 DENSE_THREADS = 1280
 
 
+# What the device code of a packed kernel may call (runtime/device: mapping.cuh, workshare.cuh,
+# parallelism.cuh and ompgpu_compiler_support.cuh): routines that take the team's ids from their
+# arguments or read none. Anything else may read blockIdx, threadIdx or the block's barrier.
+_PACKED_RUNTIME = frozenset({"lane_id", "packed_team_barrier", "distribute_static_block", "distribute_chunk_first",
+                             "distribute_chunk_stride", "known_static_block", "known_static_chunk_first",
+                             "known_static_chunk_stride", "known_team_barrier"})
+_PACKED_SUPPORT = frozenset({"trip_count", "nest_split", "atomic_update", "atomic_update_new", "atomic_write",
+                             "atomic_read", "atomic_compare_exchange", "by_value", "by_value_of",
+                             "store_through_postinc", "store_through_postdec"})
+_BLOCK_IDS = re.compile(r"\b(threadIdx|blockIdx|blockDim|gridDim|__shared__|__whole_block|__syncthreads)\b")
+_WHOLE_BLOCK_BARRIER = re.compile(r"known_team_barrier<\w+,\s*true>")
+
+
+def packed_team_blocker(texts: list[str], user_calls: list[str]) -> str | None:
+    """Why device code cannot run as packed teams (None: it can): it names a hardware id or
+    the block's barrier, calls an OpenMP routine, a user function or a runtime routine outside
+    _PACKED_RUNTIME / _PACKED_SUPPORT."""
+    if user_calls:
+        return f"it calls '{user_calls[0]}'"
+    for text in texts:
+        m = _BLOCK_IDS.search(text) or _WHOLE_BLOCK_BARRIER.search(text)
+        if m:
+            return f"its code uses '{m.group(0)}'"
+        m = re.search(r"\bomp_\w+", text)
+        if m:
+            return f"it calls '{m.group(0)}'"
+        for name in re.findall(r"\bompgpu::(\w+)", text):
+            if name not in _PACKED_RUNTIME and not name.isupper():
+                return f"it needs the runtime's 'ompgpu::{name}'"
+        for name in re.findall(r"\bompgpu_(\w+)", text):
+            if name not in _PACKED_SUPPORT:
+                return f"it needs the runtime's 'ompgpu_{name}'"
+    return None
+
+
 class _DeviceGen:
     def __init__(self, program: Program, plans: dict[int, KernelPlan]):
         self.p = program
-        self.plans = plans
+        self.plans = dict(plans)  # _kernel may take a kernel's packed teams back
         self.default_mem_order = _default_mem_order(program.bound)
         self.workfns: list[WorkFunction] = []
         self.next_workfn_id = 0
@@ -132,6 +168,51 @@ class _DeviceGen:
         roots += [name for name in self.p.functions if name in self.p.bound.declare_target]
         return _reachable(defined(roots), lambda f: defined(region_uses(self.p.functions[f].body, self.p.globals_env).calls))
 
+    def _kernel(self, k: Kernel, kname: str) -> dict:
+        """Emit kernel k (its work functions join self.workfns). A kernel planned with packed
+        teams keeps them only where its code and its work functions name nothing of the block
+        (packed_team_blocker): else it is emitted again with a team per block."""
+        plan = self.plans[id(k)]
+        saved = self._snapshot() if plan.packed_teams > 1 else None
+        em = _Emitter(self, kname, k.env, master=True, plan=plan)
+        kt = em.kernel(k, kname)
+        if saved is not None:
+            new_workfns = self.workfns[saved["workfns"]:]
+            why = packed_team_blocker([kt["body"], *kt["aliases"], *kt["privates"], *kt["promotions"],
+                                       *(w.body for w in new_workfns)],
+                                      sorted(c for c in em.called if c in self.p.functions))
+            if why is not None:
+                self._restore(saved)
+                self.plans[id(k)] = plan = dataclasses.replace(plan, packed_teams=1)
+                em = _Emitter(self, kname, k.env, master=True, plan=plan)
+                kt = em.kernel(k, kname)
+                self.remarks.append((k.coord, f"{kname}: teams not packed, a team per block: {why}"))
+            else:
+                self.remarks.append((k.coord, f"{kname}: packed teams, {plan.packed_teams} teams of "
+                                               f"{plan.max_threads} threads per block"))
+        self.calls[kname] = em.called
+        return kt
+
+    def _snapshot(self) -> dict:
+        """What emitting a kernel adds to the generator, to take back (see _kernel)."""
+        return {"workfns": len(self.workfns), "next_workfn_id": self.next_workfn_id, "remarks": len(self.remarks),
+                "conditional_count": self.conditional_count, "register_count": self.register_count,
+                "critical_names": set(self.critical_names), "external_calls": set(self.external_calls),
+                "global_names": list(self.global_names), "hoisted": set(self.hoisted),
+                "regions_of": {f: set(ids) for f, ids in self.regions_of.items()}}
+
+    def _restore(self, saved: dict) -> None:
+        del self.workfns[saved["workfns"]:]
+        del self.remarks[saved["remarks"]:]
+        self.next_workfn_id = saved["next_workfn_id"]
+        self.conditional_count = saved["conditional_count"]
+        self.register_count = saved["register_count"]
+        self.critical_names = saved["critical_names"]
+        self.external_calls = saved["external_calls"]
+        self.global_names = saved["global_names"]
+        self.hoisted = saved["hoisted"]
+        self.regions_of = saved["regions_of"]
+
     def run(self) -> DeviceOutput:
         names = unique_kernel_names(self.p.kernels)
         device_fns = self._device_functions()
@@ -156,9 +237,7 @@ class _DeviceGen:
         kernels = []
         for k in self.p.kernels:
             kname = names[id(k)]
-            em = _Emitter(self, kname, k.env, master=True, plan=self.plans[id(k)])
-            kernels.append(em.kernel(k, kname))
-            self.calls[kname] = em.called
+            kernels.append(self._kernel(k, kname))
         # Which work functions each kernel can reach (for its dispatch switch).
         for kt in kernels:
             code = _reachable([kt["name"]], lambda f: self.calls.get(f, ()))
@@ -484,6 +563,8 @@ class _Emitter(CGen):
         self.plan = plan
         self.spmd = plan is not None and plan.mode == "spmd"
         self.lean = self.spmd and plan.lean
+        # how the code names the thread's place in its team (a team per block, or packed teams)
+        self.ids = PACKED_TEAM_IDS if plan is not None and plan.packed_teams > 1 else BLOCK_TEAM_IDS
         # Runtime elision in worksharing code: a C expression for the size of the team that
         # runs this code when the compiler knows it (thread threadIdx.x of team_size), else None
         # and the runtime reads it from the thread's state.
@@ -608,19 +689,22 @@ class _Emitter(CGen):
         if k.teams is not None and not _combined_with_parallel(k):
             reds = self._reductions(k.teams)
             if reds:
-                text = render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=False, team_size=self.team_size, whole_block=self.whole_block)
+                text = render("reduction_scope.j2", ids=self.ids, reds=reds, on_stack=self._on_master_stack(), body=text, barrier=False, team_size=self.team_size, whole_block=self.whole_block)
         bound = self.plan.max_threads
-        variants = [{"name": kname, "bounds": str(bound), "note": ""}]
+        packed = self.plan.packed_teams
+        variants = [{"name": kname, "bounds": str(bound * packed),
+                     "note": f"; {packed} teams of {bound} threads per block" if packed > 1 else ""}]
         # A grid loop of long iterations is latency-bound: a second instance asks ptxas for
         # DENSE_THREADS resident threads per SM (fewer registers, maybe a little spilled), and the
         # runtime launches it where it holds more teams without spilling much (target.cpp).
         dense_teams = DENSE_THREADS // bound
-        if self.long_grid_loop and dense_teams >= 2:
+        if self.long_grid_loop and dense_teams >= 2 and packed == 1:
             variants.append({"name": f"{kname}__dense", "bounds": f"{bound}, {dense_teams}",
                              "note": f"; the instance for {dense_teams} resident teams per SM"})
         return {"name": kname, "coord": k.coord, "params": params, "aliases": aliases, "promotions": promotions,
                 "privates": privates, "body": text, "max_threads": bound, "plan": self.plan,
-                "mode": self.plan.mode, "lean": self.plan.lean, "combined": self.plan.combined, "variants": variants}
+                "mode": self.plan.mode, "lean": self.plan.lean, "combined": self.plan.combined, "variants": variants,
+                "packed": packed}
 
     def _reductions(self, d: Directive) -> list[dict]:
         """What reduction_scope.j2 needs for each item of d's reduction clauses: a scalar, a
@@ -717,7 +801,7 @@ class _Emitter(CGen):
         if d.leaves[0] == "taskloop":
             reds = self._reductions(d)
             if reds:  # every iteration on this thread: one private copy, combined atomically
-                text = render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=False, team_size="1u")
+                text = render("reduction_scope.j2", ids=self.ids, reds=reds, on_stack=self._on_master_stack(), body=text, barrier=False, team_size="1u")
         return self._privatize_names(copies, text)
 
     def _privatize(self, d: Directive, text: str) -> str:
@@ -881,7 +965,7 @@ class _Emitter(CGen):
                     run.append(self.statement(item))
                 seen_names |= {x.name for x in walk_nodes(item) if isinstance(x, c_ast.ID)}
                 i += 1
-            text += "".join(declared) + render("stmt.j2", kind="guarded", body="".join(run), block=self.block)
+            text += "".join(declared) + render("stmt.j2", ids=self.ids, kind="guarded", body="".join(run), block=self.block)
         self.indent_level -= 2
         return text + self.indent() + "}\n"
 
@@ -983,7 +1067,7 @@ class _Emitter(CGen):
         sym = self.env.lookup(n.name)
         storage = copy.deepcopy(sym.type if sym is not None and sym.type is not None else n.type)
         _strip_quals(storage)
-        return render("team_var.j2", block=self.block, part=part, storage_decl=type_string(storage, name + "__team"), name=name, init=init,
+        return render("team_var.j2", ids=self.ids, block=self.block, part=part, storage_decl=type_string(storage, name + "__team"), name=name, init=init,
                       init_decl=type_string(n.type, name + "__init"),
                       is_array=is_array(n.type) or isinstance(n.init, c_ast.InitList))
 
@@ -1023,31 +1107,31 @@ class _Emitter(CGen):
         if leaf == "for":
             return self._workshare_for(n, d)
         if leaf in ("barrier",):
-            return render("stmt.j2", kind="barrier", team_size=self.team_size, aligned=self._aligned(), whole_block=self.whole_block)
+            return render("stmt.j2", ids=self.ids, kind="barrier", team_size=self.team_size, aligned=self._aligned(), whole_block=self.whole_block)
         if leaf == "flush":
-            return render("stmt.j2", kind="flush")
+            return render("stmt.j2", ids=self.ids, kind="flush")
         if leaf in ("task", "taskloop", "taskgroup"):
             return self._task(n)
         if leaf in ("taskwait", "taskyield", "depobj", "scan"):
             # scan: a loop run by one thread in order (simd) needs no phases (see _scan_loop)
             # depobj: a dependence object only ever orders device tasks, which run at once
-            return render("stmt.j2", kind="nothing", what=d.name)
+            return render("stmt.j2", ids=self.ids, kind="nothing", what=d.name)
         if leaf == "single":
             if d.clause("copyprivate") is not None:
                 raise UnsupportedError("'copyprivate' on '#pragma omp single' in device code is not supported yet",
                                        d.clause("copyprivate").coord or d.coord)
             # With the team known, thread 0 runs the block (any one thread may): no team state
-            return render("stmt.j2", kind="single", body=self._privatize(d, self._stmt_text(n.body)), nowait=d.has("nowait"),
+            return render("stmt.j2", ids=self.ids, kind="single", body=self._privatize(d, self._stmt_text(n.body)), nowait=d.has("nowait"),
                           team_size=self.team_size, thread_num_known=self.thread_num_known, aligned=self._aligned(),
                           whole_block=self.whole_block)
         if leaf in ("master", "masked"):
             c = d.clause("filter")
-            return render("stmt.j2", kind="master", body=self._stmt_text(n.body), filter=c.expr.text if c else "0",
+            return render("stmt.j2", ids=self.ids, kind="master", body=self._stmt_text(n.body), filter=c.expr.text if c else "0",
                           thread_num_known=self.thread_num_known)
         if leaf == "critical":
             name = d.critical_name or "unnamed"
             self.g.critical_names.add(name)
-            return render("stmt.j2", kind="critical", name=name, body=self._stmt_text(n.body))
+            return render("stmt.j2", ids=self.ids, kind="critical", name=name, body=self._stmt_text(n.body))
         if leaf == "atomic":
             return self._atomic(n)
         if leaf == "sections":
@@ -1137,7 +1221,9 @@ class _Emitter(CGen):
         # SPMD team-level region: without num_threads its team is the block; with it, the fork
         # site picks the work function's whole-block instance when the team came out whole.
         templated = spmd_site and nt is not None and sub.team_size is not None
-        sub.whole_block = ("__whole_block" if templated else "true") if spmd_site and sub.team_size is not None else None
+        # (packed teams: a team is never the whole block)
+        sub.whole_block = ("__whole_block" if templated else "true") \
+            if spmd_site and sub.team_size is not None and not self.ids.packed else None
         sub.thread_num_known = sub.team_size is not None or (self.plan is not None and self.in_region == 0 and d.clause("if") is None)
         sub.task_shared = {sym.name for sym in sharing.by_pointer}
         sub.register_candidates = self.register_candidates
@@ -1151,7 +1237,7 @@ class _Emitter(CGen):
             body_text = sub._stmt_text(n.body)
         reds = self._reductions(d) if sharing.reductions else []
         if reds:
-            body_text = render("reduction_scope.j2", reds=reds, on_stack=sub._on_master_stack(), body=body_text, barrier=False, team_size=sub.team_size, whole_block=sub.whole_block)
+            body_text = render("reduction_scope.j2", ids=self.ids, reds=reds, on_stack=sub._on_master_stack(), body=body_text, barrier=False, team_size=sub.team_size, whole_block=sub.whole_block)
         wf_body = render("workfn_body.j2", pack=pack, unpack=unpack, privates=privates, body=body_text)
         # Two instances only where a barrier of the body tells them apart: the test at the fork
         # site cost EPCC's barrier-free `parallel` 0.023 us per region on an H100
@@ -1166,7 +1252,7 @@ class _Emitter(CGen):
         combined = self.plan is not None and self.plan.combined
         # Only a team-level region is run by the whole block in SPMD mode; a region nested in
         # another takes the generic fork site, which serializes it (no master to fork from).
-        return render("fork.j2", block=self.block, id=wid, wname=wname, pack=pack, inits=inits, mode="spmd" if spmd_site else "generic",
+        return render("fork.j2", ids=self.ids, block=self.block, id=wid, wname=wname, pack=pack, inits=inits, mode="spmd" if spmd_site else "generic",
                       pack_from_params=self.g.workfns[-1].pack_from_params,
                       templated=templated,
                       stateful=spmd_site and not self.lean, combined=combined,
@@ -1300,7 +1386,7 @@ class _Emitter(CGen):
         # A linear item is a lastprivate one whose private copy starts each iteration at its
         # original value plus the iteration's number times the step.
         lastprivate = entries + [{"name": name, "array": None, "conditional": False} for name, _ in linear]
-        return render("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=body_text, aligned=aligned,
+        return render("loop.j2", ids=self.ids, loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=body_text, aligned=aligned,
                       range_from=range_from, lastprivate=lastprivate, iteration_now=now,
                       linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                       loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=self.team_size,
@@ -1366,7 +1452,7 @@ class _Emitter(CGen):
             return self._loop_code(d, n.body, kind, chunk, None, [], False, barrier=True,
                                    phase=(c_ast.Compound(list(part), coord=inner.coord), wrap))
 
-        return render("scan.j2", scans=scans, trip_count=" * ".join(l.trip_count for l in loops), input_loop=phase_loop(input_part, input_phase),
+        return render("scan.j2", ids=self.ids, scans=scans, trip_count=" * ".join(l.trip_count for l in loops), input_loop=phase_loop(input_part, input_phase),
                       scan_loop=phase_loop(scan_part, scan_phase), team_size=self.team_size, aligned=self._aligned(),
                       whole_block=self.whole_block)
 
@@ -1432,7 +1518,7 @@ class _Emitter(CGen):
                                linear=self._linear_items(d), barrier_before=True,
                                tile_bytes=self.grid_tile_bytes if kind == "grid" else None)
         if reds:
-            text = render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=not d.has("nowait"), team_size=self.team_size,
+            text = render("reduction_scope.j2", ids=self.ids, reds=reds, on_stack=self._on_master_stack(), body=text, barrier=not d.has("nowait"), team_size=self.team_size,
                                   whole_block=self.whole_block)
         # private/firstprivate of a `for` inside a parallel region: each thread's own copy (a
         # `parallel for` has them made by the region already)
@@ -1492,7 +1578,7 @@ class _Emitter(CGen):
         fork = self._outline(pf, sharing, inner=dataclasses.replace(d, name=" ".join(rest[1:])),
                              extra_values=(("long long", "__dist_lo", "__dist_lo"), ("long long", "__dist_hi", "__dist_hi")),
                              range_from=("__dist_lo", "__dist_hi"), grid_loop=grid, grid_tile_bytes=tile_bytes)
-        return render("distribute_fork.j2", loops=loops, chunk=dchunk, fork=fork, whole=grid)
+        return render("distribute_fork.j2", ids=self.ids, loops=loops, chunk=dchunk, fork=fork, whole=grid)
 
     # ---- misc constructs -------------------------------------------------------------------------
     def _sections(self, n: OmpConstruct) -> str:
@@ -1505,7 +1591,7 @@ class _Emitter(CGen):
                 secs.append(self._stmt_text(it.body))
             else:
                 secs.append(self._stmt_text(it))
-        return self._privatize(d, render("stmt.j2", kind="sections", sections=secs, nowait=d.has("nowait")))
+        return self._privatize(d, render("stmt.j2", ids=self.ids, kind="sections", sections=secs, nowait=d.has("nowait")))
 
     def _scope(self, n: OmpConstruct) -> str:
         """OpenMP 5.1 `scope`: every thread of the team runs the block, with its private and
@@ -1515,12 +1601,12 @@ class _Emitter(CGen):
         body = self._stmt_text(n.body)
         reds = self._reductions(d)
         if reds:
-            text = render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=body,
+            text = render("reduction_scope.j2", ids=self.ids, reds=reds, on_stack=self._on_master_stack(), body=body,
                           barrier=not d.has("nowait"), team_size=self.team_size, whole_block=self.whole_block)
         elif d.has("nowait"):
             text = body
         else:
-            text = body + render("stmt.j2", kind="barrier", team_size=self.team_size, aligned=self._aligned(),
+            text = body + render("stmt.j2", ids=self.ids, kind="barrier", team_size=self.team_size, aligned=self._aligned(),
                                  whole_block=self.whole_block)
         return self._privatize(d, text)
 

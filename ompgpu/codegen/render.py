@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from pathlib import Path
 
 import jinja2
@@ -11,7 +12,7 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 @functools.lru_cache(maxsize=1)
 def _env() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
@@ -19,6 +20,39 @@ def _env() -> jinja2.Environment:
         keep_trailing_newline=True,
         autoescape=False,
     )
+    env.globals["ids"] = BLOCK_TEAM_IDS  # device code of a team per block unless the caller says
+    return env
+
+
+@dataclass(frozen=True)
+class TeamIds:
+    """How device code names the calling thread's place in its team (templates read it as `ids`).
+
+    A team per CUDA block (the default): the thread's number is threadIdx.x, a barrier of the
+    whole team is the block's, and distribute deals out iterations by blockIdx.x of gridDim.x.
+    Packed teams (KernelPlan.packed_teams: several one-warp teams per block): the thread's
+    number is its lane, the team's barrier its warp's, and the distribute calls take the
+    team's number and the league's size from the kernel's prologue (device.cu.j2)."""
+
+    packed: bool = False
+    thread: str = "threadIdx.x"
+    block_barrier: str = "ompgpu::block_barrier()"
+    team: str = "blockIdx.x"
+    league: str = "gridDim.x"
+
+    def thread_arg(self) -> str:
+        """The thread's number as a trailing argument of the known_static_* calls (packed only)."""
+        return f", {self.thread}" if self.packed else ""
+
+    def team_arg(self) -> str:
+        return f", {self.team}" if self.packed else ""
+
+    def league_arg(self) -> str:
+        return f", {self.league}" if self.packed else ""
+
+
+BLOCK_TEAM_IDS = TeamIds()
+PACKED_TEAM_IDS = TeamIds(True, "ompgpu::lane_id()", "ompgpu::packed_team_barrier()", "__omp_team", "__omp_league")
 
 
 def render(template: str, **context) -> str:

@@ -92,6 +92,10 @@ class KernelPlan:
     # kernel one copy for the team in shared memory, written by thread 0 alone
     team_shared: frozenset[int] = frozenset()
     team_shared_names: tuple[str, ...] = ()      # their names, in the order the regions met them (remarks)
+    # Teams per CUDA block (packed teams): a lean SPMD kernel whose teams are one warp each
+    # runs PACKED_TEAMS of them in a block, each on its own warp, where its device code names
+    # no block-wide id or barrier (codegen checks the code and else keeps a team per block).
+    packed_teams: int = 1
 
     @property
     def elided(self) -> tuple[str, ...]:
@@ -114,10 +118,25 @@ def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan
                                    f"(at {p.not_spmd.coord})", k.coord)
         bound = _launch_bound(k, p.mode)
         unchanged = _unchanged_captures(k)
-        plans[id(k)] = dataclasses.replace(p, max_threads=bound, exact_threads=_exact_block(k, p.mode, bound),
-                                           block_expr=_block_expr(k, unchanged) if p.mode == "spmd" else None,
-                                           unchanged_captures=unchanged)
+        p = dataclasses.replace(p, max_threads=bound, exact_threads=_exact_block(k, p.mode, bound),
+                                block_expr=_block_expr(k, unchanged) if p.mode == "spmd" else None,
+                                unchanged_captures=unchanged)
+        plans[id(k)] = dataclasses.replace(p, packed_teams=_packed_teams(p))
     return plans
+
+
+# One-warp teams per block of a packed kernel. On an H100, bfs's one-warp teams ran 0.94 ms
+# packed four to a block against 1.02 unpacked (two: 0.96, eight: 0.94;
+# bench/results/exp-h100-2026-11-25-barrier-packing.txt): a block of one warp leaves half of an
+# SM's warp slots empty (at most 32 resident blocks).
+PACKED_TEAMS = 4
+
+
+def _packed_teams(p: KernelPlan) -> int:
+    """Teams per block: PACKED_TEAMS for a lean SPMD kernel whose every launch has teams of
+    exactly one warp (a constant thread_limit(32)) and that is not one combined region (whose
+    loop the whole grid shares); 1 otherwise."""
+    return PACKED_TEAMS if p.mode == "spmd" and p.lean and p.exact_threads == 32 and not p.combined else 1
 
 
 # Threads per team that the host runtime launches when nothing asks for a number (no

@@ -404,11 +404,11 @@ def test_default_team_threads_match_the_host_runtime():
 
 
 def test_exact_block_reaches_the_device_code(tmp_path):
-    """A one-warp team's loop strides are the constant 32, not blockDim.x; its barriers are the
-    whole block's (barrier 0: the team is the block)."""
+    """A two-warp team's loop strides are the constant 64, not blockDim.x; its barriers are the
+    whole block's (barrier 0: the team is the block). One-warp teams: tests/plan/test_packed_teams.py."""
     src = tmp_path / "w.c"
     src.write_text(PRELUDE + """
-#pragma omp target teams distribute thread_limit(32) map(tofrom: m)
+#pragma omp target teams distribute thread_limit(64) map(tofrom: m)
   for (int i = 0; i < N; i++) {
     if (m[i][0] < 0) continue;
 #pragma omp parallel for
@@ -418,7 +418,7 @@ def test_exact_block_reaches_the_device_code(tmp_path):
 }
 """)
     cu = translate(str(src), Options()).device_cu
-    assert "ompgpu::block_barrier()" in cu and "__stride = (long long)(32u)" in cu
+    assert "ompgpu::block_barrier()" in cu and "__stride = (long long)(64u)" in cu
     assert "(blockDim.x)" not in cu
 
 

@@ -18,6 +18,13 @@ OMPGPU_DEV unsigned block_size() { return blockDim.x; }
 OMPGPU_DEV unsigned team_id() { return blockIdx.x; }
 OMPGPU_DEV unsigned num_team_ids() { return gridDim.x; }
 
+// Packed teams (SPMD kernels whose teams are one warp each, several per block: the block
+// holds warps 0..P-1, team blockIdx.x * P + warp). The launch asks for `league` teams and
+// rounds the grid up to whole blocks: the warps past the league leave at kernel start.
+OMPGPU_DEV unsigned packed_team_num(unsigned teams_per_block) { return blockIdx.x * teams_per_block + warp_id(); }
+// The barrier of such a team: its warp (every lane is a member, none has exited).
+OMPGPU_DEV void packed_team_barrier() { __syncwarp(); }
+
 // Generic mode.
 OMPGPU_DEV unsigned generic_master_tid() { return blockDim.x - 32u; }
 OMPGPU_DEV unsigned generic_num_workers() { return blockDim.x - 32u; }

@@ -71,25 +71,36 @@ OMPGPU_DEV long long ws_static_chunk_stride(long long chunk) {
   return (long long)detail::team_pos().n * detail::chunk_or_one(chunk);
 }
 
-// dist_schedule(static) without chunk: one contiguous block per team.
+// dist_schedule(static) without chunk: one contiguous block per team. The forms with `team`
+// and `league` serve packed teams (several teams per block: see packed_team_num), the others
+// a team per block.
+OMPGPU_DEV bool distribute_static_block(long long n, long long *lo, long long *hi, unsigned team, unsigned league) {
+  return detail::block_range(n, team, league, lo, hi);
+}
 OMPGPU_DEV bool distribute_static_block(long long n, long long *lo, long long *hi) {
-  return detail::block_range(n, blockIdx.x, gridDim.x, lo, hi);
+  return distribute_static_block(n, lo, hi, blockIdx.x, gridDim.x);
 }
 // dist_schedule(static, chunk): team b takes chunks b, b+G, ...
-OMPGPU_DEV long long distribute_chunk_first(long long chunk) {
-  return (long long)blockIdx.x * detail::chunk_or_one(chunk);
+OMPGPU_DEV long long distribute_chunk_first(long long chunk, unsigned team) {
+  return (long long)team * detail::chunk_or_one(chunk);
 }
-OMPGPU_DEV long long distribute_chunk_stride(long long chunk) {
-  return (long long)gridDim.x * detail::chunk_or_one(chunk);
+OMPGPU_DEV long long distribute_chunk_stride(long long chunk, unsigned league) {
+  return (long long)league * detail::chunk_or_one(chunk);
 }
+OMPGPU_DEV long long distribute_chunk_first(long long chunk) { return distribute_chunk_first(chunk, blockIdx.x); }
+OMPGPU_DEV long long distribute_chunk_stride(long long chunk) { return distribute_chunk_stride(chunk, gridDim.x); }
 
 // ---------------------------------------------------------------------------------------
 // Teams whose geometry the compiler knows (runtime elision): thread threadIdx.x of T, where
 // T is blockDim.x (a team-level region of an SPMD kernel) or the worker count (a team-level
 // region of a generic kernel without num_threads or if). Nothing is read from team state.
 // ---------------------------------------------------------------------------------------
+// The forms with `tid` take the thread's number in its team from the caller (packed teams).
+OMPGPU_DEV bool known_static_block(long long n, unsigned T, long long *lo, long long *hi, unsigned tid) {
+  return detail::block_range(n, tid, T, lo, hi);
+}
 OMPGPU_DEV bool known_static_block(long long n, unsigned T, long long *lo, long long *hi) {
-  return detail::block_range(n, threadIdx.x, T, lo, hi);
+  return known_static_block(n, T, lo, hi, threadIdx.x);
 }
 // distribute parallel for over the grid, thread threadIdx.x of a team of T: the iterations
 // this thread runs are first, first + stride, ... below end. With at least one iteration per
@@ -145,9 +156,10 @@ OMPGPU_DEV void tile_loop_bounds(long long n, unsigned T, long long tile_bytes, 
   *first = lo + tlo;
   *end = lo + thi;
 }
-OMPGPU_DEV long long known_static_chunk_first(long long chunk) {
-  return (long long)threadIdx.x * detail::chunk_or_one(chunk);
+OMPGPU_DEV long long known_static_chunk_first(long long chunk, unsigned tid) {
+  return (long long)tid * detail::chunk_or_one(chunk);
 }
+OMPGPU_DEV long long known_static_chunk_first(long long chunk) { return known_static_chunk_first(chunk, threadIdx.x); }
 OMPGPU_DEV long long known_static_chunk_stride(long long chunk, unsigned T) {
   return (long long)T * detail::chunk_or_one(chunk);
 }
