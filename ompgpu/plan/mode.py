@@ -732,14 +732,17 @@ def _stateless_call(program: Program, name: str, seen: frozenset[str] = frozense
     if name in seen:
         return True
     fn = program.functions[name]
-    if fn.body is None:
-        return False
-    for node in walk_nodes(fn.body):
+    return fn.body is not None and _stateless_code(program, fn.body, seen | {name})
+
+
+def _stateless_code(program: Program, code: c_ast.Node, seen: frozenset[str] = frozenset()) -> bool:
+    """Code with no OpenMP construct whose every call is a _stateless_call (none through a pointer)."""
+    for node in walk_nodes(code):
         if isinstance(node, OmpConstruct):
             return False
         if isinstance(node, c_ast.FuncCall):
             callee = node.name.name if isinstance(node.name, c_ast.ID) else None
-            if callee is None or not _stateless_call(program, callee, seen | {name}):
+            if callee is None or not _stateless_call(program, callee, seen):
                 return False
     return True
 
@@ -761,16 +764,7 @@ def region_reads_thread_state(program: Program, region: OmpConstruct) -> bool:
     d = region.directive
     if list(d.leaves) != ["parallel"] or any(c.kind not in _STATELESS_PARALLEL_CLAUSES for c in d.clauses):
         return True
-    if region.body is None:
-        return False
-    for node in walk_nodes(region.body):
-        if isinstance(node, OmpConstruct):
-            return True
-        if isinstance(node, c_ast.FuncCall):
-            name = node.name.name if isinstance(node.name, c_ast.ID) else None
-            if name is None or not _stateless_call(program, name):
-                return True
-    return False
+    return region.body is not None and not _stateless_code(program, region.body)
 
 
 
