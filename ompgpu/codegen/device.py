@@ -15,8 +15,8 @@ from typing import Callable
 
 from pycparser import c_ast
 
-from ompgpu.analysis.library import DEVICE_LIBRARY, HOST_ONLY_API, OMP_DEVICE_API
-from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare, is_array, is_pointer, param_decls, region_uses,
+from ompgpu.analysis.library import DEVICE_LIBRARY, HOST_ONLY_API, OMP_DEVICE_API, PURE_LIBRARY
+from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare, has_side_effect, is_array, is_pointer, param_decls, region_uses,
                                      resolve_typedef, walk_nodes)
 from ompgpu.codegen.cprint import CPrinter, finalize_line_markers, line_directive
 from ompgpu.codegen.render import BLOCK_TEAM_IDS, PACKED_TEAM_IDS, render
@@ -544,6 +544,51 @@ def _is_narrow_integer(t: c_ast.Node | None, env: Env) -> bool:
     signed/unsigned (`long` and `_Bool` are not)."""
     words = _integer_words(t, env)
     return words is not None and "long" not in words
+
+
+# Iterations of a `lhs = rhs` loop body that a thread runs together (loop.j2's batch): their
+# reads, then their stores. On an H100 the nested transpose (one store per read, 256 teams of 256
+# threads) waited on one load at a time: each thread's next read could not pass its store
+# (the two pointers might alias).
+BATCH_ITERATIONS = 4
+_ARITHMETIC_WORDS = frozenset({"char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool"})
+
+
+def _scalar_element(t: c_ast.Node | None, subscripts: int, env: Env) -> bool:
+    """Whether indexing an object of type t `subscripts` times gives an arithmetic or pointer
+    object that is not volatile (an element that a pointer can address and a copy can hold)."""
+    for _ in range(subscripts):
+        t = resolve_typedef(t, env)
+        if not isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)) or "volatile" in (getattr(t, "quals", None) or []):
+            return False
+        t = t.type
+    t = resolve_typedef(t, env)
+    if isinstance(t, c_ast.PtrDecl):
+        return "volatile" not in (t.quals or [])
+    return (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) and "volatile" not in (t.quals or [])
+            and set(t.type.names) <= _ARITHMETIC_WORDS)
+
+
+def _batchable_store(stmt: c_ast.Node, env: Env) -> c_ast.Assignment | None:
+    """The statement `a[i]...[k] = rhs` when a loop body is that alone: a plain assignment to an
+    element of an array or through a pointer, of arithmetic or pointer type, whose subscripts
+    and right-hand side change nothing (no assignment, ++/--, or call other than a pure library
+    function). None for any other body."""
+    while isinstance(stmt, c_ast.Compound) and stmt.block_items is not None and len(stmt.block_items) == 1:
+        stmt = stmt.block_items[0]
+    if not (isinstance(stmt, c_ast.Assignment) and stmt.op == "="):
+        return None
+    root, subscripts = stmt.lvalue, 0
+    while isinstance(root, c_ast.ArrayRef):
+        if has_side_effect(root.subscript, PURE_LIBRARY):
+            return None
+        root, subscripts = root.name, subscripts + 1
+    if subscripts == 0 or not isinstance(root, c_ast.ID) or has_side_effect(stmt.rvalue, PURE_LIBRARY):
+        return None
+    sym = env.lookup(root.name)
+    if sym is None or sym.kind != "var" or not _scalar_element(sym.type, subscripts, env):
+        return None
+    return stmt
 
 
 def _is_integer_type(t: c_ast.Node | None, env: Env) -> bool:
@@ -1380,13 +1425,22 @@ class _Emitter(CGen):
         body_text = self._stmt_text(inner)
         if phase is not None:
             body_text = phase[1](body_text)
+        # A team's loop whose iterations the user left to the implementation (no schedule) and
+        # whose body is one store of a value read from memory: several iterations' reads go ahead
+        # of their stores (loop.j2's batch). Not a loop over the grid: the host launches those
+        # with about one iteration per thread where they are short (runtime/host/target.cpp).
+        store = None
+        if phase is None and not lastprivate and not linear and not conditional and d.clause("schedule") is None \
+                and (schedule_kind, chunk) == ("static", "1"):
+            store = _batchable_store(inner, self.env)
+        batch = {"n": BATCH_ITERATIONS, "lhs": self.visit(store.lvalue), "rhs": self.visit(store.rvalue)} if store else None
         self.conditional_stores = saved_stores
         self.env = saved
         aligned = self._aligned()
         # A linear item is a lastprivate one whose private copy starts each iteration at its
         # original value plus the iteration's number times the step.
         lastprivate = entries + [{"name": name, "array": None, "conditional": False} for name, _ in linear]
-        return render("loop.j2", ids=self.ids, loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=body_text, aligned=aligned,
+        return render("loop.j2", ids=self.ids, loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=body_text, batch=batch, aligned=aligned,
                       range_from=range_from, lastprivate=lastprivate, iteration_now=now,
                       linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                       loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=self.team_size,
