@@ -549,8 +549,10 @@ def _is_narrow_integer(t: c_ast.Node | None, env: Env) -> bool:
 # Iterations of a `lhs = rhs` loop body that a thread runs together (loop.j2's batch): their
 # reads, then their stores. On an H100 the nested transpose (one store per read, 256 teams of 256
 # threads) waited on one load at a time: each thread's next read could not pass its store
-# (the two pointers might alias).
-BATCH_ITERATIONS = 4
+# (the two pointers might alias). Batched by 2 or by 4 it ran 0.41-0.46 ms against 0.45-0.49;
+# by 4, heartwall's kernel (two such loops) ran 3.55 ms against 3.21, by 2 3.17
+# (bench/results/exp-h100-2026-11-25-s7-batched-stores.txt).
+BATCH_ITERATIONS = 2
 _ARITHMETIC_WORDS = frozenset({"char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool"})
 
 

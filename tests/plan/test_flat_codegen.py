@@ -226,18 +226,20 @@ def test_other_inner_loops_keep_the_grid_mapping(tmp_path, inner):
     ("for (int i = 0; i < 4096; i++) a[i] = g(i);", False),                # a call of a user function
     ("for (int i = 0; i < 4096; i++) { int v = a[i]; a[i] = v; }", False),  # two statements
 ])
-def test_a_store_loop_reads_four_iterations_ahead_of_their_stores(tmp_path, body, batched):
+def test_a_store_loop_reads_iterations_ahead_of_their_stores(tmp_path, body, batched):
     """A team's loop without a schedule clause whose body is one `lhs = rhs` store: loop.j2 runs
-    four iterations at a time, their reads before their stores (tests/programs/batched_stores.c)."""
+    BATCH_ITERATIONS at a time, their reads before their stores (tests/programs/batched_stores.c)."""
+    from ompgpu.codegen.device import BATCH_ITERATIONS
+    last = BATCH_ITERATIONS - 1
     collapse = " collapse(2)" if "for (int j" in body else ""
     src = tmp_path / "k.c"
     src.write_text("int a[4096], m[64][64];\nint g(int x) { return x; }\nint main(void) {\n"
                    "#pragma omp target teams num_teams(2) map(tofrom: a, m)\n  {\n"
                    f"#pragma omp parallel for{collapse}\n    {body}\n  }}\n  return 0;\n}}\n")
     body_cu = work_function(translate(str(src), Options()).device_cu)
-    assert ("__cb += 4 * __stride" in body_cu) == batched
+    assert (f"__cb += {BATCH_ITERATIONS} * __stride" in body_cu) == batched
     if batched:
-        assert body_cu.index("__bv3 = ") < body_cu.index("if (__bp0) *__bp0 = __bv0;")
+        assert body_cu.index(f"__bv{last} = ") < body_cu.index("if (__bp0) *__bp0 = __bv0;")
 
 
 @pytest.mark.parametrize("clause", ["schedule(static, 1)", "schedule(dynamic)", "lastprivate(x)"])
@@ -246,4 +248,4 @@ def test_a_loop_whose_schedule_the_user_chose_is_not_batched(tmp_path, clause):
     src.write_text("int a[4096];\nint main(void) {\n  int x = 0;\n#pragma omp target teams num_teams(2) map(tofrom: a, x)\n  {\n"
                    f"#pragma omp parallel for {clause}\n    for (int i = 0; i < 4096; i++) {{ x = i; a[i] = a[4095 - i]; }}\n"
                    f"#pragma omp parallel for {clause}\n    for (int i = 0; i < 4096; i++) a[i] = a[4095 - i];\n  }}\n  return 0;\n}}\n")
-    assert "__cb += 4" not in translate(str(src), Options()).device_cu
+    assert "__cb += " not in translate(str(src), Options()).device_cu
