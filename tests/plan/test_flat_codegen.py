@@ -239,7 +239,7 @@ def test_a_store_loop_reads_iterations_ahead_of_their_stores(tmp_path, body, bat
     body_cu = work_function(translate(str(src), Options()).device_cu)
     assert (f"__cb += {BATCH_ITERATIONS} * __stride" in body_cu) == batched
     if batched:
-        assert body_cu.index(f"__bv{last} = ") < body_cu.index("if (__bp0) *__bp0 = __bv0;")
+        assert body_cu.index(f"__bv{last} = ") < body_cu.index("if (__bin0) *__bp0 = __bv0;")
 
 
 @pytest.mark.parametrize("clause", ["schedule(static, 1)", "schedule(dynamic)", "lastprivate(x)"])
