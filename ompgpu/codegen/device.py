@@ -693,6 +693,10 @@ class _Emitter(CGen):
             body = "{\n" + "".join(lines) + body + "}\n"
         return head + "\n" + body
 
+    def _render(self, template: str, **context) -> str:
+        """A template of code that names the thread's place in its team (see TeamIds)."""
+        return render(template, ids=self.ids, **context)
+
     def kernel(self, k: Kernel, kname: str) -> dict:
         note_location(k.coord)
         body = k.body
@@ -736,7 +740,7 @@ class _Emitter(CGen):
         if k.teams is not None and not _combined_with_parallel(k):
             reds = self._reductions(k.teams)
             if reds:
-                text = render("reduction_scope.j2", ids=self.ids, reds=reds, on_stack=self._on_master_stack(), body=text, barrier=False, team_size=self.team_size, whole_block=self.whole_block)
+                text = self._render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=False, team_size=self.team_size, whole_block=self.whole_block)
         bound = self.plan.max_threads
         packed = self.plan.packed_teams
         variants = [{"name": kname, "bounds": str(bound * packed),
@@ -848,7 +852,7 @@ class _Emitter(CGen):
         if d.leaves[0] == "taskloop":
             reds = self._reductions(d)
             if reds:  # every iteration on this thread: one private copy, combined atomically
-                text = render("reduction_scope.j2", ids=self.ids, reds=reds, on_stack=self._on_master_stack(), body=text, barrier=False, team_size="1u")
+                text = self._render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=False, team_size="1u")
         return self._privatize_names(copies, text)
 
     def _privatize(self, d: Directive, text: str) -> str:
@@ -1012,7 +1016,7 @@ class _Emitter(CGen):
                     run.append(self.statement(item))
                 seen_names |= {x.name for x in walk_nodes(item) if isinstance(x, c_ast.ID)}
                 i += 1
-            text += "".join(declared) + render("stmt.j2", ids=self.ids, kind="guarded", body="".join(run), block=self.block)
+            text += "".join(declared) + self._render("stmt.j2", kind="guarded", body="".join(run), block=self.block)
         self.indent_level -= 2
         return text + self.indent() + "}\n"
 
@@ -1114,7 +1118,7 @@ class _Emitter(CGen):
         sym = self.env.lookup(n.name)
         storage = copy.deepcopy(sym.type if sym is not None and sym.type is not None else n.type)
         _strip_quals(storage)
-        return render("team_var.j2", ids=self.ids, block=self.block, part=part, storage_decl=type_string(storage, name + "__team"), name=name, init=init,
+        return self._render("team_var.j2", block=self.block, part=part, storage_decl=type_string(storage, name + "__team"), name=name, init=init,
                       init_decl=type_string(n.type, name + "__init"),
                       is_array=is_array(n.type) or isinstance(n.init, c_ast.InitList))
 
@@ -1154,31 +1158,31 @@ class _Emitter(CGen):
         if leaf == "for":
             return self._workshare_for(n, d)
         if leaf in ("barrier",):
-            return render("stmt.j2", ids=self.ids, kind="barrier", team_size=self.team_size, aligned=self._aligned(), whole_block=self.whole_block)
+            return self._render("stmt.j2", kind="barrier", team_size=self.team_size, aligned=self._aligned(), whole_block=self.whole_block)
         if leaf == "flush":
-            return render("stmt.j2", ids=self.ids, kind="flush")
+            return self._render("stmt.j2", kind="flush")
         if leaf in ("task", "taskloop", "taskgroup"):
             return self._task(n)
         if leaf in ("taskwait", "taskyield", "depobj", "scan"):
             # scan: a loop run by one thread in order (simd) needs no phases (see _scan_loop)
             # depobj: a dependence object only ever orders device tasks, which run at once
-            return render("stmt.j2", ids=self.ids, kind="nothing", what=d.name)
+            return self._render("stmt.j2", kind="nothing", what=d.name)
         if leaf == "single":
             if d.clause("copyprivate") is not None:
                 raise UnsupportedError("'copyprivate' on '#pragma omp single' in device code is not supported yet",
                                        d.clause("copyprivate").coord or d.coord)
             # With the team known, thread 0 runs the block (any one thread may): no team state
-            return render("stmt.j2", ids=self.ids, kind="single", body=self._privatize(d, self._stmt_text(n.body)), nowait=d.has("nowait"),
+            return self._render("stmt.j2", kind="single", body=self._privatize(d, self._stmt_text(n.body)), nowait=d.has("nowait"),
                           team_size=self.team_size, thread_num_known=self.thread_num_known, aligned=self._aligned(),
                           whole_block=self.whole_block)
         if leaf in ("master", "masked"):
             c = d.clause("filter")
-            return render("stmt.j2", ids=self.ids, kind="master", body=self._stmt_text(n.body), filter=c.expr.text if c else "0",
+            return self._render("stmt.j2", kind="master", body=self._stmt_text(n.body), filter=c.expr.text if c else "0",
                           thread_num_known=self.thread_num_known)
         if leaf == "critical":
             name = d.critical_name or "unnamed"
             self.g.critical_names.add(name)
-            return render("stmt.j2", ids=self.ids, kind="critical", name=name, body=self._stmt_text(n.body))
+            return self._render("stmt.j2", kind="critical", name=name, body=self._stmt_text(n.body))
         if leaf == "atomic":
             return self._atomic(n)
         if leaf == "sections":
@@ -1284,7 +1288,7 @@ class _Emitter(CGen):
             body_text = sub._stmt_text(n.body)
         reds = self._reductions(d) if sharing.reductions else []
         if reds:
-            body_text = render("reduction_scope.j2", ids=self.ids, reds=reds, on_stack=sub._on_master_stack(), body=body_text, barrier=False, team_size=sub.team_size, whole_block=sub.whole_block)
+            body_text = self._render("reduction_scope.j2", reds=reds, on_stack=sub._on_master_stack(), body=body_text, barrier=False, team_size=sub.team_size, whole_block=sub.whole_block)
         wf_body = render("workfn_body.j2", pack=pack, unpack=unpack, privates=privates, body=body_text)
         # Two instances only where a barrier of the body tells them apart: the test at the fork
         # site cost EPCC's barrier-free `parallel` 0.023 us per region on an H100
@@ -1292,14 +1296,13 @@ class _Emitter(CGen):
         templated = templated and "__whole_block" in wf_body
         self.g.workfns.append(WorkFunction(wid, wname, pack, fields, wf_body, self.owner, templated,
                                            tuple(field_names), frozenset(param_fields),
-                                           reads_state=(bool(reds) or inner is not None or range_from is not None or grid_loop
-                                                        or region_reads_thread_state(self.g.p, n))))
+                                           reads_state=region_reads_thread_state(self.g.p, n)))
         self.g.regions_of.setdefault(self.owner, set()).add(wid)
         ifc = d.clause("if")
         combined = self.plan is not None and self.plan.combined
         # Only a team-level region is run by the whole block in SPMD mode; a region nested in
         # another takes the generic fork site, which serializes it (no master to fork from).
-        return render("fork.j2", ids=self.ids, block=self.block, id=wid, wname=wname, pack=pack, inits=inits, mode="spmd" if spmd_site else "generic",
+        return self._render("fork.j2", block=self.block, id=wid, wname=wname, pack=pack, inits=inits, mode="spmd" if spmd_site else "generic",
                       pack_from_params=self.g.workfns[-1].pack_from_params,
                       templated=templated,
                       stateful=spmd_site and not self.lean, combined=combined,
@@ -1442,7 +1445,7 @@ class _Emitter(CGen):
         # A linear item is a lastprivate one whose private copy starts each iteration at its
         # original value plus the iteration's number times the step.
         lastprivate = entries + [{"name": name, "array": None, "conditional": False} for name, _ in linear]
-        return render("loop.j2", ids=self.ids, loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=body_text, batch=batch, aligned=aligned,
+        return self._render("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=body_text, batch=batch, aligned=aligned,
                       range_from=range_from, lastprivate=lastprivate, iteration_now=now,
                       linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                       loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=self.team_size,
@@ -1508,7 +1511,7 @@ class _Emitter(CGen):
             return self._loop_code(d, n.body, kind, chunk, None, [], False, barrier=True,
                                    phase=(c_ast.Compound(list(part), coord=inner.coord), wrap))
 
-        return render("scan.j2", ids=self.ids, scans=scans, trip_count=" * ".join(l.trip_count for l in loops), input_loop=phase_loop(input_part, input_phase),
+        return self._render("scan.j2", scans=scans, trip_count=" * ".join(l.trip_count for l in loops), input_loop=phase_loop(input_part, input_phase),
                       scan_loop=phase_loop(scan_part, scan_phase), team_size=self.team_size, aligned=self._aligned(),
                       whole_block=self.whole_block)
 
@@ -1574,7 +1577,7 @@ class _Emitter(CGen):
                                linear=self._linear_items(d), barrier_before=True,
                                tile_bytes=self.grid_tile_bytes if kind == "grid" else None)
         if reds:
-            text = render("reduction_scope.j2", ids=self.ids, reds=reds, on_stack=self._on_master_stack(), body=text, barrier=not d.has("nowait"), team_size=self.team_size,
+            text = self._render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=text, barrier=not d.has("nowait"), team_size=self.team_size,
                                   whole_block=self.whole_block)
         # private/firstprivate of a `for` inside a parallel region: each thread's own copy (a
         # `parallel for` has them made by the region already)
@@ -1634,7 +1637,7 @@ class _Emitter(CGen):
         fork = self._outline(pf, sharing, inner=dataclasses.replace(d, name=" ".join(rest[1:])),
                              extra_values=(("long long", "__dist_lo", "__dist_lo"), ("long long", "__dist_hi", "__dist_hi")),
                              range_from=("__dist_lo", "__dist_hi"), grid_loop=grid, grid_tile_bytes=tile_bytes)
-        return render("distribute_fork.j2", ids=self.ids, loops=loops, chunk=dchunk, fork=fork, whole=grid)
+        return self._render("distribute_fork.j2", loops=loops, chunk=dchunk, fork=fork, whole=grid)
 
     # ---- misc constructs -------------------------------------------------------------------------
     def _sections(self, n: OmpConstruct) -> str:
@@ -1647,7 +1650,7 @@ class _Emitter(CGen):
                 secs.append(self._stmt_text(it.body))
             else:
                 secs.append(self._stmt_text(it))
-        return self._privatize(d, render("stmt.j2", ids=self.ids, kind="sections", sections=secs, nowait=d.has("nowait")))
+        return self._privatize(d, self._render("stmt.j2", kind="sections", sections=secs, nowait=d.has("nowait")))
 
     def _scope(self, n: OmpConstruct) -> str:
         """OpenMP 5.1 `scope`: every thread of the team runs the block, with its private and
@@ -1657,12 +1660,12 @@ class _Emitter(CGen):
         body = self._stmt_text(n.body)
         reds = self._reductions(d)
         if reds:
-            text = render("reduction_scope.j2", ids=self.ids, reds=reds, on_stack=self._on_master_stack(), body=body,
+            text = self._render("reduction_scope.j2", reds=reds, on_stack=self._on_master_stack(), body=body,
                           barrier=not d.has("nowait"), team_size=self.team_size, whole_block=self.whole_block)
         elif d.has("nowait"):
             text = body
         else:
-            text = body + render("stmt.j2", ids=self.ids, kind="barrier", team_size=self.team_size, aligned=self._aligned(),
+            text = body + self._render("stmt.j2", kind="barrier", team_size=self.team_size, aligned=self._aligned(),
                                  whole_block=self.whole_block)
         return self._privatize(d, text)
 
