@@ -175,7 +175,7 @@ class Builder:
             spec["tests"] = FLOOR_TESTS
             if self.offload == "emu":
                 cxx = os.environ.get("CXX", "g++")
-                cmd = [cxx, "-std=c++17", "-O1", "-x", "c++", "-DOMPGPU_EMU", "-include", str(EMU_RT / "cuda_emu.h"),
+                cmd = [cxx, "-std=c++17", "-O1", "-x", "c++", "-DOMPGPU_EMU", "-include", str(EMU_RT / "cuda_source.h"),
                        f"-I{DEVICE_RT}", f"-I{EMU_RT}", str(FLOOR_SOURCE), "-o", str(exe), "-lpthread"]
                 spec["compiler"] = _first_line([cxx, "--version"]) + " (ompgpu CPU device emulator)"
             else:

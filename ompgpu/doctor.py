@@ -7,7 +7,7 @@ import subprocess
 from importlib import metadata
 
 from ompgpu import __version__
-from ompgpu.toolchain import find_cuda, host_cc, host_cxx
+from ompgpu.toolchain import find_cuda, host_cc, host_compiler_support, host_cxx
 
 
 def _first_line(cmd: list[str]) -> str | None:
@@ -67,6 +67,8 @@ def doctor() -> int:
         line = _first_line([tool, "--version"])
         ok &= line is not None
         print(f"{label + ':':<14}{tool}: {line or 'not found'}")
+        if line is not None:
+            print(f"{'':<14}{host_compiler_support(tool)}")
     gpu = None
     if shutil.which("nvidia-smi"):
         gpu = _first_line(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"])

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -106,6 +107,44 @@ def host_cc() -> str:
 def host_cxx() -> str:
     """The C++ compiler that builds the runtime and links: $OMPGPU_HOST_CXX, else g++."""
     return os.environ.get("OMPGPU_HOST_CXX") or "g++"
+
+
+# Host compilers ompgpu is tested with (CI here; gcc 13 on the GPU machine's Ubuntu 24.04).
+SUPPORTED_HOST_COMPILERS = {"gcc": (11, 14), "clang": (14, 19)}
+
+
+def host_compiler_identity(compiler: str) -> tuple[str, int] | None:
+    """(family, major version) of a host compiler from its --version, or None when it does not
+    run or is neither gcc nor clang."""
+    try:
+        proc = subprocess.run([compiler, "--version"], capture_output=True, text=True)
+    except OSError:
+        return None
+    first = proc.stdout.split("\n", 1)[0]
+    m = re.search(r"clang version (\d+)", first)
+    if m:
+        return "clang", int(m.group(1))
+    m = re.search(r"\s(\d+)\.\d+(?:\.\d+)?\s*$", first)
+    is_gcc = any(word in first for word in ("gcc", "g++", "GCC"))
+    return ("gcc", int(m.group(1))) if m and is_gcc else None
+
+
+def host_compiler_support(compiler: str) -> str:
+    """A line for `ompgpu doctor`: whether the host compiler is one ompgpu supports, and
+    whether it has OpenMP's header (clang needs libomp-N-dev for it)."""
+    identity = host_compiler_identity(compiler)
+    ranges = ", ".join(f"{f} {lo}-{hi}" for f, (lo, hi) in SUPPORTED_HOST_COMPILERS.items())
+    if identity is None:
+        return f"unknown compiler: ompgpu supports {ranges}"
+    family, major = identity
+    lo, hi = SUPPORTED_HOST_COMPILERS[family]
+    verdict = "supported" if lo <= major <= hi else f"untested: ompgpu supports {ranges}"
+    probe = subprocess.run([compiler, *host_openmp_flags(compiler), "-E", "-x", "c", "-"], input="#include <omp.h>\n",
+                           capture_output=True, text=True)
+    if probe.returncode != 0:
+        hint = f" (install libomp-{major}-dev)" if family == "clang" else ""
+        return f"{family} {major}, {verdict}; no OpenMP header <omp.h>{hint}"
+    return f"{family} {major}, {verdict}"
 
 
 @functools.lru_cache(maxsize=None)

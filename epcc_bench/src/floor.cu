@@ -28,7 +28,7 @@ static __shared__ volatile int floor_word;
 
 __device__ float floor_delay_sink;
 
-__device__ __noinline__ void floor_delay(int length) {
+__device__ __attribute__((noinline)) void floor_delay(int length) {
   float a = 0.0f;
   for (int i = 0; i < length; i++) a += (float)i;
   if (a < 0.0f) floor_delay_sink = a;

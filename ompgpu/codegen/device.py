@@ -107,7 +107,7 @@ _PACKED_RUNTIME = frozenset({"lane_id", "packed_team_barrier", "distribute_stati
 _PACKED_SUPPORT = frozenset({"trip_count", "nest_split", "atomic_update", "atomic_update_new", "atomic_write",
                              "atomic_read", "atomic_compare_exchange", "by_value", "by_value_of",
                              "store_through_postinc", "store_through_postdec"})
-_BLOCK_IDS = re.compile(r"\b(threadIdx|blockIdx|blockDim|gridDim|__shared__|__whole_block|__syncthreads)\b")
+_BLOCK_IDS = re.compile(r"\b(threadIdx|blockIdx|blockDim|gridDim|OMPGPU_SHARED|__whole_block|__syncthreads)\b")
 _WHOLE_BLOCK_BARRIER = re.compile(r"known_team_barrier<\w+,\s*true>")
 
 
@@ -221,6 +221,11 @@ class _DeviceGen:
                 raise UnsupportedError(f"this metadirective takes a different variant on the GPU than on the host, "
                                        f"and '{name}' runs on both (target regions call it); that is not supported "
                                        "yet (declare the function in a declare target block)", coord)
+        for name, coord in self.p.bound.host_only_variant_functions:
+            if name in device_fns:
+                raise UnsupportedError(f"'{name}' is defined in a 'begin declare variant' block whose context selector "
+                                       "matches the host but not the GPU, and target regions call it: a device variant "
+                                       "of it is not supported yet", coord)
         self.device_fns = device_fns
         types = self._type_decls()  # first: it says which local type definitions move out
         order = [n for n in self.p.functions if n in device_fns]  # source order
@@ -340,7 +345,7 @@ class _DeviceGen:
                     continue
                 d = copy.copy(node)
                 d.storage = [s for s in (node.storage or []) if s != "static"]
-                out.append("__device__ " + gen.visit(d) + ";")
+                out.append("OMPGPU_DEVICE " + gen.visit(d) + ";")
                 self.global_names.append(node.name)
         return out
 
@@ -671,7 +676,7 @@ class _Emitter(CGen):
         d = copy.copy(fn.decl)
         d.storage = [s for s in (d.storage or []) if s not in ("extern",)]
         d.funcspec = [s for s in (d.funcspec or []) if s != "inline"]
-        return ("extern " if extern else "") + "__device__ " + self.visit(d) + ";"
+        return ("extern " if extern else "") + "OMPGPU_DEVICE " + self.visit(d) + ";"
 
     def function(self, fn: c_ast.FuncDef) -> str:
         params = param_decls(fn)
@@ -686,7 +691,7 @@ class _Emitter(CGen):
         for p in param_decls(c_ast.FuncDef(d, None, None)):
             if p.name in {q.name for q in promoted}:
                 _set_declname(p.type, p.name + "__param")
-        head = "__device__ " + self.visit(d)
+        head = "OMPGPU_DEVICE " + self.visit(d)
         body = self.visit(fn.body)
         if promoted:
             lines = [render("promote.j2", type=type_string(p.type), name=_cxx_name(p.name), array=False) for p in promoted]

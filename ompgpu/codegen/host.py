@@ -71,7 +71,8 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
                   kernel_modes: dict[int, str] | None = None, kernel_max_threads: dict[int, int] | None = None,
                   offload_arch: str = "sm_90", kernel_dense: frozenset[int] = frozenset()) -> str:
     pre = program.bound.pre
-    text = _host_pragma_lines(pre.text, program.bound.imperfect_collapses, offload_arch)
+    text = _host_pragma_lines(_blank_lines(pre.text, program.bound.host_blank_lines), program.bound.imperfect_collapses,
+                              offload_arch)
     if offload == "none":
         return text
     line_starts = [0]
@@ -350,6 +351,16 @@ _BEGIN_DECLARE_TARGET = re.compile(r"omp[ \t]+begin[ \t]+declare[ \t]+target\b")
 _REQUIRES = re.compile(r"(omp[ \t]+requires\b)(.*)$")
 _METADIRECTIVE = re.compile(r"omp[ \t]+metadirective\b")
 _SHAPE_START = re.compile(r"\(\s*\[")
+
+
+def _blank_lines(text: str, ranges: tuple[tuple[int, int], ...]) -> str:
+    """The text with the lines of each (first, last) range emptied; line numbers stay."""
+    if not ranges:
+        return text
+    lines = text.split("\n")
+    for first, last in ranges:
+        lines[first - 1:last] = [""] * (last - first + 1)
+    return "\n".join(lines)
 
 
 def _host_pragma_lines(text: str, imperfect: tuple[tuple[int, int, int], ...], offload_arch: str) -> str:

@@ -17,9 +17,9 @@ from pycparser import c_ast
 
 from ompgpu.errors import OmpgpuError, OmpSemanticError, OmpSyntaxError, SourceCoord, UnsupportedError
 from ompgpu.parser.cfront import ParsedUnit, PreprocessedUnit, is_offsetof, offsetof_subscripts, param_decls, walk_nodes
-from ompgpu.parser.context import select_metadirective
+from ompgpu.parser.context import device_matches, host_matches, select_metadirective
 from ompgpu.parser.clause_rules import int_constant
-from ompgpu.parser.directives import Directive, ExprClause
+from ompgpu.parser.directives import Directive, ExprClause, MatchClause
 from ompgpu.parser.mappers import MapperTable, element_type_key, type_key
 from ompgpu.parser.pragma import parse_pragma
 
@@ -27,7 +27,7 @@ STANDALONE = frozenset({
     "barrier", "taskwait", "taskyield", "flush", "target update", "target enter data",
     "target exit data", "cancel", "cancellation point", "threadprivate", "requires",
     "declare target", "end declare target", "begin declare target", "declare simd",
-    "declare reduction", "declare variant", "declare mapper", "scan", "allocate", "depobj",
+    "declare reduction", "declare variant", "begin declare variant", "end declare variant", "declare mapper", "scan", "allocate", "depobj",
 })
 LOOP_LEAVES = frozenset({"for", "simd", "distribute", "loop", "taskloop"})
 WORKSHARING = frozenset({"for", "sections", "single", "loop", "scope"})
@@ -70,6 +70,12 @@ class BoundUnit:
     # Functions outside target regions whose metadirectives took the host's variant where the
     # GPU's differs, with where: an error if device code turns out to call one.
     host_variant_functions: tuple[tuple[str, SourceCoord], ...] = ()
+    # Functions defined in `begin declare variant` blocks whose selector matches the host but
+    # not the GPU, with the block's directive: an error if device code calls one.
+    host_only_variant_functions: tuple[tuple[str, SourceCoord], ...] = ()
+    # Line ranges (first, last; 1-based, of the preprocessed text) that the host code leaves
+    # blank: `begin/end declare variant` lines, and blocks whose selector the host does not match.
+    host_blank_lines: tuple[tuple[int, int], ...] = ()
     # Loop directives whose collapse(n) nest was imperfect (OpenMP 5.0): (line of the pragma in
     # the preprocessed text, n, the depth of the perfect nest). The bound AST has the
     # declarations between the loops moved into the innermost body; the host compiler (gcc 12
@@ -154,7 +160,9 @@ def bind_pragmas(parsed: ParsedUnit, offload_arch: str = "sm_90") -> BoundUnit:
     binder = _Binder(parsed, offload_arch)
     ast = binder.bind_file(parsed.ast)
     return BoundUnit(parsed, ast, frozenset(binder.declare_target), binder.fixer, tuple(binder.host_variant_functions),
-                     tuple(binder.imperfect_collapses), binder.mappers.default_types)
+                     tuple(binder.host_only_variant_functions), tuple(binder.host_blank_lines),
+                     tuple(binder.imperfect_collapses),
+                     binder.mappers.default_types)
 
 
 def loop_nest(stmt: c_ast.Node, depth: int) -> list[c_ast.For]:
@@ -238,6 +246,10 @@ class _Binder:
         self.parsed = parsed
         self.offload_arch = offload_arch
         self.host_variant_functions: list[tuple[str, SourceCoord]] = []
+        self.host_only_variant_functions: list[tuple[str, SourceCoord]] = []
+        self.host_blank_lines: list[tuple[int, int]] = []
+        # Functions that user code defines in `begin declare variant` blocks kept for the host.
+        self.variant_definitions: list[tuple[str, SourceCoord]] = []
         self.imperfect_collapses: list[tuple[int, int, int]] = []
         self.function_name: str | None = None   # the function being bound
         self.pre = parsed.pre
@@ -312,9 +324,16 @@ class _Binder:
     def bind_file(self, ast: c_ast.FileAST) -> c_ast.FileAST:
         ext = []
         open_blocks: list[Directive] = []
+        # Open `begin declare variant` blocks: (directive, matches the host, matches the GPU, line).
+        variant_blocks: list[tuple[Directive, bool, bool, int]] = []
         for node in ast.ext:
             if isinstance(node, c_ast.Pragma):
                 d = self._directive(node)
+                if d is not None and d.name in ("begin declare variant", "end declare variant"):
+                    self._variant_block(d, node.coord.line, variant_blocks, self._in_system_header(node))
+                    continue
+                if variant_blocks and not self._keep_in_variant_block(node, variant_blocks):
+                    continue
                 if d is None:
                     ext.append(node)
                     continue
@@ -341,6 +360,8 @@ class _Binder:
                             self.declare_target.add(item.name)
                 ext.append(OmpConstruct(d, None, node.coord))
                 continue
+            if variant_blocks and not self._keep_in_variant_block(node, variant_blocks):
+                continue
             self._declare_names(node)
             if open_blocks:
                 for name in _declared_names(node):
@@ -353,10 +374,88 @@ class _Binder:
         if open_blocks:
             d = open_blocks[-1]
             raise self._err(OmpSemanticError, "'#pragma omp declare target' without a matching 'end declare target'", d.coord)
+        if variant_blocks:
+            d = variant_blocks[-1][0]
+            raise self._err(OmpSemanticError, "'#pragma omp begin declare variant' without a matching "
+                            "'end declare variant'", d.coord)
+        self._check_variant_definitions(ext)
         self._declare_initializer_references(ast)
         new = copy.copy(ast)
         new.ext = ext
         return new
+
+    def _check_variant_definitions(self, ext: list[c_ast.Node]) -> None:
+        """A function that a kept `begin declare variant` block defines is the only one of its
+        name: a variant of a base function declared outside the block (which calls would
+        resolve to by context) is not supported yet, and must not become a redefinition."""
+        if not self.variant_definitions:
+            return
+        inside = {name for name, _ in self.variant_definitions}
+        counts: dict[str, int] = {}
+        for node in ext:
+            names = _defined_functions(node) or ([node.name] if isinstance(node, c_ast.Decl) and
+                                                  isinstance(node.type, c_ast.FuncDecl) else [])
+            for name in names:
+                if name in inside:
+                    counts[name] = counts.get(name, 0) + 1
+        for name, coord in self.variant_definitions:
+            if counts.get(name, 0) > 1:
+                raise self._err(UnsupportedError, f"'{name}' is declared outside the 'begin declare variant' block that "
+                                "defines it: variants of a base function in such blocks are not supported yet", coord)
+
+    def _in_system_header(self, node: c_ast.Node) -> bool:
+        return node.coord is not None and self.pre.user_coord(node.coord.line).file in self.pre.system_files
+
+    def _variant_block(self, d: Directive, line: int, blocks: list[tuple[Directive, bool, bool, int]],
+                       in_system_header: bool) -> None:
+        """Opens or closes a `begin declare variant` block (its pragma on `line` of the
+        preprocessed text), with whether its context selector matches the host and the GPU
+        (OpenMP 5.1, 7.2). The host code loses the pragma lines of a block that the host
+        matches and the whole of one it does not (host_blank_lines), except in a system
+        header: that one is the host compiler's own (clang's <omp.h>), which it understands."""
+        if d.name == "end declare variant":
+            if not blocks:
+                raise self._err(OmpSemanticError, "'#pragma omp end declare variant' without a matching "
+                                "'begin declare variant'", d.coord)
+            begin_line = blocks[-1][3]
+            if in_system_header:
+                pass
+            elif all(h for _, h, _, _ in blocks):
+                self.host_blank_lines.extend([(begin_line, begin_line), (line, line)])
+            else:
+                self.host_blank_lines.append((begin_line, line))
+            blocks.pop()
+            return
+        match = d.clause("match")
+        if not isinstance(match, MatchClause):
+            raise self._err(OmpSemanticError, "'#pragma omp begin declare variant' needs a match clause", d.coord)
+        try:
+            on_host = host_matches(match.traits, self.offload_arch)
+            on_device = device_matches(match.traits, self.offload_arch)
+        except OmpgpuError as exc:
+            exc.coord = self.fixer.fix(exc.coord)
+            raise
+        blocks.append((d, on_host, on_device, line))
+
+    def _keep_in_variant_block(self, node: c_ast.Node, blocks: list[tuple[Directive, bool, bool, int]]) -> bool:
+        """Whether a file-scope node inside open `begin declare variant` blocks stays in the
+        unit. The unit serves the host code and the device code: what only the host's context
+        matches stays (a function of it that device code calls is an error, see
+        host_only_variant_functions); what matches neither goes; what matches only the GPU is
+        not supported yet, except in a system header (clang's <omp.h> defines
+        omp_is_initial_device so: the device runtime has its own)."""
+        on_host = all(h for _, h, _, _ in blocks)
+        on_device = all(g for _, _, g, _ in blocks)
+        if on_host:
+            if not on_device:
+                self.host_only_variant_functions.extend((name, blocks[-1][0].coord) for name in _defined_functions(node))
+            if not self._in_system_header(node):
+                self.variant_definitions.extend((name, blocks[-1][0].coord) for name in _defined_functions(node))
+            return True
+        if on_device and not self._in_system_header(node):
+            raise self._err(UnsupportedError, "a 'begin declare variant' block whose context selector matches the GPU "
+                            "but not the host is not supported yet", blocks[-1][0].coord)
+        return False
 
     def _declare_initializer_references(self, ast: c_ast.FileAST) -> None:
         """A function or global variable that the initializer of a declare target variable
@@ -733,6 +832,11 @@ def _replace(node: c_ast.Node, **fields) -> c_ast.Node:
     for k, v in fields.items():
         setattr(new, k, v)
     return new
+
+
+def _defined_functions(node: c_ast.Node) -> list[str]:
+    """The function a file-scope node defines (a declaration defines none)."""
+    return [node.decl.name] if isinstance(node, c_ast.FuncDef) else []
 
 
 def _declared_names(node: c_ast.Node) -> list[str]:

@@ -72,6 +72,8 @@ _LEAF_CLAUSES: dict[str, frozenset[str]] = {
     "end declare target": _F(),
     "declare simd": _F("simdlen linear aligned uniform inbranch notinbranch".split()),
     "declare variant": _F(["match"]),
+    "begin declare variant": _F(["match"]),
+    "end declare variant": _F([]),
     "declare mapper": _F(["map"]),
     "metadirective": _F(["when", "default", "otherwise"]),
     "threadprivate": _F(),

@@ -368,7 +368,7 @@ class WhenClause(Clause):
 SINGLE_LEAF_NAMES = frozenset({
     "target data", "target enter data", "target exit data", "target update",
     "declare target", "begin declare target", "end declare target", "declare simd",
-    "cancellation point", "declare variant", "declare mapper",
+    "cancellation point", "declare variant", "begin declare variant", "end declare variant", "declare mapper",
 })
 
 # The leaf constructs that combined / composite names split into.

@@ -41,8 +41,7 @@ _GRAMMAR = Path(__file__).with_name("omp.lark")
 # OpenMP directives that ompgpu recognises only to reject them with a clear message.
 
 _UNSUPPORTED_DIRECTIVES = re.compile(
-    r"\s*omp\s+(declare\s+reduction|begin\s+declare\s+variant"
-    r"|end\s+declare\s+variant|begin\s+metadirective|begin\s+assumes|end\s+assumes"
+    r"\s*omp\s+(declare\s+reduction|begin\s+metadirective|begin\s+assumes|end\s+assumes"
     r"|allocators|tile|unroll|interop|nothing|error|assumes|assume|dispatch"
     r"|workshare|parallel\s+workshare|target\s+parallel\s+master|target\s+parallel\s+masked"
     r"|target\s+parallel\s+do|parallel\s+do|do)(?![A-Za-z0-9_$])"
@@ -462,6 +461,13 @@ class _Build(Transformer):
         item = ListItem(str(variant), (), (), str(variant), _coord_at(variant.start_pos))
         return Directive("declare variant", clauses, _coord_at(ch[0].start_pos), items=(item,), base_name=base)
 
+    def begin_declare_variant_directive(self, ch):
+        clauses = tuple(c for c in ch if isinstance(c, MatchClause))
+        return Directive("begin declare variant", clauses, _coord_at(ch[0].start_pos))
+
+    def end_declare_variant_directive(self, ch):
+        return Directive("end declare variant", (), _coord_at(ch[0].start_pos))
+
     def meta_clause(self, ch):
         kw = ch[0]
         traits = tuple(t for c in ch if isinstance(c, _Tag) and c.tag == "traits" for t in c.value)
@@ -730,7 +736,8 @@ _DIRECTIVE_NAMES = frozenset({
     "master taskloop", "master taskloop simd", "masked", "masked taskloop", "masked taskloop simd",
     "task", "taskloop", "taskloop simd", "taskgroup", "taskwait", "taskyield", "barrier",
     "critical", "atomic", "flush", "ordered", "cancel", "cancellation point", "declare target",
-    "begin declare target", "end declare target", "declare simd", "threadprivate", "requires", "allocate", "declare mapper",
+    "begin declare target", "end declare target", "begin declare variant", "end declare variant",
+    "declare simd", "threadprivate", "requires", "allocate", "declare mapper",
     "depobj", "scan",
 })
 _NAME_PREFIXES = frozenset(

@@ -22,7 +22,7 @@ def _builds(kernel: str, out: Path) -> dict[str, list[str]]:
     # the CUDA version of a flat kernel solves the problem of its last variant (the largest radius, ...)
     cuda_flags = list(variants(kernel).values())[-1] if kernel in FLAT_VARIANTS else []
     builds["cuda"] = [os.environ.get("CXX", "g++"), "-std=c++17", "-O1", "-x", "c++", "-DOMPGPU_EMU", "-include",
-                      str(EMU / "cuda_emu.h"), f"-I{EMU}", *cuda_flags, str(src.with_suffix(".cu")), "-o", str(out / "cuda"),
+                      str(EMU / "cuda_source.h"), f"-I{EMU}", *cuda_flags, str(src.with_suffix(".cu")), "-o", str(out / "cuda"),
                       "-lpthread"]
     return builds
 

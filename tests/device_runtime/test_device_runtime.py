@@ -43,7 +43,7 @@ def _run_parallel(cmds: dict[str, list[str]], cwd: str, timeout: int = 300) -> d
 
 
 def _emu_header() -> Path | None:
-    h = EMU_DIR / "cuda_emu.h"
+    h = EMU_DIR / "cuda_source.h"  # the test programs are hand-written CUDA
     return h if h.exists() else None
 
 

@@ -75,7 +75,7 @@ def test_emit_cuda_writes_a_kernel(simple, tmp_path):
     out = tmp_path / "k.cu"
     assert main(["cc", "--emit-cuda", str(simple), "-o", str(out)]) == 0
     cu = out.read_text()
-    assert '__global__ void __launch_bounds__(256) __omp_offloading_main_l5(' in cu
+    assert 'OMPGPU_GLOBAL void OMPGPU_LAUNCH_BOUNDS(256) __omp_offloading_main_l5(' in cu
     # a flat kernel is lean SPMD: no master, no runtime init, a grid-stride loop over the whole grid
     assert "kernel_init" not in cu and "worker_wait" not in cu
     assert "ompgpu::grid_loop_bounds(" in cu and "ompgpu_reduce_known(" in cu
@@ -241,3 +241,44 @@ def test_make_dependency_file_lists_the_headers(tmp_path):
     assert r.returncode == 0, r.stderr
     deps = (tmp_path / "obj" / "k.d").read_text()
     assert deps.startswith("obj/k.o: k.c k.h") and "\nk.h:" in deps
+
+
+def test_a_host_only_variant_called_in_a_target_region_is_an_error(tmp_path, capsys):
+    """A function that only a host `begin declare variant` block defines has no device
+    version: calling it in a target region is a named error, never the host's code on the GPU."""
+    src = tmp_path / "v.c"
+    src.write_text("#pragma omp begin declare variant match(device={kind(host)})\n"
+                   "static int where(void) { return 1; }\n"
+                   "#pragma omp end declare variant\n"
+                   "int main(void) {\n"
+                   "  int w = 0;\n"
+                   "#pragma omp target map(from: w)\n"
+                   "  w = where();\n"
+                   "  return w;\n"
+                   "}\n")
+    rc = main(["cc", "--offload=emu", "--emit-cuda", str(src), "-o", str(tmp_path / "v.cu")])
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert f"{src}:1:13: error: 'where' is defined in a 'begin declare variant' block" in err, err
+
+
+def test_clangs_omp_h_variants_stay_the_host_compilers(tmp_path):
+    """clang's <omp.h> defines omp_is_initial_device in `begin declare variant` blocks: with
+    clang as the host compiler the host keeps them as written (clang resolves them) and the
+    device uses its own runtime's routine."""
+    import shutil
+    clang = shutil.which("clang-19") or shutil.which("clang")
+    if clang is None:
+        pytest.skip("no clang here")
+    src = tmp_path / "iid.c"
+    src.write_text("#include <omp.h>\n#include <stdio.h>\nint main(void) {\n  int d = -1;\n"
+                   "#pragma omp target map(from: d)\n  d = omp_is_initial_device();\n"
+                   "  printf(\"%d %d\\n\", omp_is_initial_device(), d);\n  return 0;\n}\n")
+    probe = subprocess.run([clang, "-fopenmp", "-E", str(src)], capture_output=True, text=True)
+    if probe.returncode != 0:
+        pytest.skip(f"{clang} has no <omp.h>")
+    out = tmp_path / "iid.cu"
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "--offload=emu", "--emit-cuda", str(src), "-o", str(out)],
+                       capture_output=True, text=True, env={**__import__("os").environ, "OMPGPU_HOST_CC": clang})
+    assert r.returncode == 0, r.stderr
+    assert "return 1;" not in out.read_text()   # the host's variant never reaches the device

@@ -18,7 +18,8 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 PROGRAMS = Path(__file__).resolve().parent / "programs"
-EMU_HEADER = REPO / "ompgpu" / "runtime" / "emu" / "cuda_emu.h"
+# The emulator test programs are hand-written CUDA: CUDA's keywords come from cuda_source.h.
+EMU_HEADER = REPO / "ompgpu" / "runtime" / "emu" / "cuda_source.h"
 CXX = os.environ.get("CXX", "g++")
 
 # What `ompgpu cc --offload=emu` uses, plus -Wall -Werror: the header must compile cleanly.

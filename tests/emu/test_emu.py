@@ -6,6 +6,7 @@ ones also run on a GPU when OMPGPU_EMU_TEST_CUDA=1 (see conftest.py).
 
 import re
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -335,9 +336,47 @@ def test_atomic_on_local_memory_is_reported(tmp_path):
     exe = tmp_path / "local_atomic"
     import subprocess
     from pathlib import Path
-    header = Path(__file__).resolve().parents[2] / "ompgpu" / "runtime" / "emu" / "cuda_emu.h"
+    header = Path(__file__).resolve().parents[2] / "ompgpu" / "runtime" / "emu" / "cuda_source.h"
     subprocess.run(["g++", "-std=c++17", "-O1", "-x", "c++", "-DOMPGPU_EMU", "-include", str(header), str(src),
                     "-o", str(exe), "-lpthread"], check=True)
     r = subprocess.run([str(exe)], capture_output=True, text=True)
     assert r.returncode == 3
     assert "ompgpu-emu:" in r.stderr and "atomic operation on local memory" in r.stderr
+
+
+def test_the_emulator_defines_no_reserved_macro(tmp_path):
+    """What `ompgpu cc --offload=emu` includes ahead of every file (cuda_emu.h) and what the
+    device runtime adds (keywords.cuh) define no macro with a reserved name (`__x`, `_X`): a
+    standard library header included after them may use the name (libstdc++ 13 writes
+    `__attribute__((__noinline__))`, which a `__noinline__` macro broke)."""
+    emu = Path(__file__).resolve().parents[2] / "ompgpu" / "runtime" / "emu"
+    probe = tmp_path / "probe.cpp"
+    probe.write_text('#include "../device/keywords.cuh"\n')
+
+    def macros(*include: str) -> set[str]:
+        out = subprocess.run([CXX, "-std=c++17", "-x", "c++", "-DOMPGPU_EMU", "-dM", "-E", *include, f"-I{emu}",
+                              "-iquote", str(emu), str(probe)], capture_output=True, text=True, check=True).stdout
+        return {m.group(1) for m in re.finditer(r"^#define (\w+)", out, re.M)}
+
+    std_headers = [h for h in re.findall(r"^#include <([\w./]+)>", (emu / "cuda_emu.h").read_text(), re.M)]
+    baseline = tmp_path / "std.h"
+    baseline.write_text("".join(f"#include <{h}>\n" for h in std_headers))
+    ours = macros("-include", str(emu / "cuda_emu.h"), "-include", str(emu / "../device/keywords.cuh"))
+    theirs = macros("-include", str(baseline))
+    reserved = sorted(m for m in ours - theirs if re.match(r"_[_A-Z]", m) and not m.startswith("_GLIBCXX"))
+    assert reserved == [], f"reserved-name macros defined by the emulator: {reserved}"
+    assert {"OMPGPU_DEVICE", "OMPGPU_SHARED", "OMPGPU_ACTIVEMASK"} <= ours
+
+
+def test_a_standard_header_after_the_emulator_compiles(tmp_path):
+    """Every libstdc++ header that ompgpu's host runtime or a user's file may include after
+    the emulator's header compiles (the clash of issue 31 was <memory>'s __noinline__)."""
+    emu = Path(__file__).resolve().parents[2] / "ompgpu" / "runtime" / "emu"
+    src = tmp_path / "after.cpp"
+    src.write_text("".join(f"#include <{h}>\n" for h in (
+        "memory", "string", "mutex", "thread", "functional", "vector", "unordered_map", "atomic", "chrono",
+        "condition_variable", "sstream", "iostream", "regex", "future", "shared_mutex", "optional", "variant")) +
+        "int main() { return 0; }\n")
+    r = subprocess.run([CXX, "-std=c++17", "-fsyntax-only", "-DOMPGPU_EMU", "-include", str(emu / "cuda_emu.h"),
+                        "-include", str(emu / "../device/keywords.cuh"), str(src)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr[-3000:]

@@ -38,7 +38,7 @@ BFS_LIKE = """
 
 def test_one_warp_teams_are_packed(tmp_path):
     cu, remarks = device(tmp_path, BFS_LIKE)
-    assert f"__launch_bounds__({32 * PACKED_TEAMS}) __omp_offloading_main_l" in cu
+    assert f"OMPGPU_LAUNCH_BOUNDS({32 * PACKED_TEAMS}) __omp_offloading_main_l" in cu
     assert "unsigned __omp_league)" in cu
     assert f"const unsigned __omp_team = ompgpu::packed_team_num({PACKED_TEAMS}u);" in cu
     assert "if (__omp_team >= __omp_league) return;" in cu
@@ -101,7 +101,7 @@ def test_other_kernels_are_not_planned_for_packing(tmp_path, kernel, mode):
 
 
 @pytest.mark.parametrize("text", [
-    "x = threadIdx.x;", "x = blockIdx.x;", "x = gridDim.x;", "x = blockDim.x;", "__shared__ int t;",
+    "x = threadIdx.x;", "x = blockIdx.x;", "x = gridDim.x;", "x = blockDim.x;", "OMPGPU_SHARED int t;",
     "ompgpu::block_barrier();", "ompgpu::known_team_barrier<false, true>(32u);", "x = omp_get_num_teams();",
     "ompgpu::spmd_team_size(4);", "ompgpu_reduce_known(op, &s, v, 32u);", "__syncthreads();",
 ])

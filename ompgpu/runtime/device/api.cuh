@@ -1,6 +1,6 @@
 // ompgpu device runtime: the user-visible omp_* routines on the device.
 //
-// Plain __device__ functions with the C names (C++ linkage, so that under the emulator
+// Plain OMPGPU_DEVICE functions with the C names (C++ linkage, so that under the emulator
 // they never clash with the host OpenMP library's symbols). omp_lock_t / omp_nest_lock_t
 // are defined here; the generator never emits the host's definitions in device code.
 //
@@ -26,7 +26,7 @@
 
 #include "sync.cuh"
 
-#define OMPGPU_API(kind) __device__ __forceinline__
+#define OMPGPU_API(kind) OMPGPU_DEVICE OMPGPU_FORCEINLINE
 
 typedef struct omp_lock_t {
   unsigned int _state;  // 0 free, 1 held
@@ -92,7 +92,7 @@ typedef enum omp_allocator_handle_t : unsigned long long {
 
 // Which device this is and how many there are: written once per device and translation unit
 // by the launch stub before the first kernel runs there (ompgpu_set_device_identity).
-static __constant__ int ompgpu_device_identity[2];  // {device number, number of devices}
+static OMPGPU_CONSTANT int ompgpu_device_identity[2];  // {device number, number of devices}
 
 #ifndef __CUDACC_RTC__
 // Host side: tells this translation unit's copy of ompgpu_device_identity on the current device

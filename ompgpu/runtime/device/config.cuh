@@ -4,6 +4,8 @@
 #ifndef OMPGPU_DEVICE_CONFIG_CUH
 #define OMPGPU_DEVICE_CONFIG_CUH
 
+#include "keywords.cuh"
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,7 +38,7 @@
 #define OMPGPU_SOFT_STACK_GLOBAL 65536
 #endif
 
-// Size of the static __device__ pool the global slices are carved from. A team claims a
+// Size of the static OMPGPU_DEVICE pool the global slices are carved from. A team claims a
 // free slice lazily (first frame that does not fit in shared memory) and gives it back
 // when its stack shrinks back into shared memory; when every slice is taken it falls back
 // to device malloc(OMPGPU_SOFT_STACK_GLOBAL). 16 MiB = 256 slices of 64 KiB.
@@ -60,11 +62,11 @@ static_assert(OMPGPU_MAX_BLOCK >= 32 && OMPGPU_MAX_BLOCK <= 1024, "OMPGPU_MAX_BL
 // ---------------------------------------------------------------------------------------
 // Hot paths are forced inline; cold paths (diagnostics, the global soft-stack fallback,
 // the private-context allocator) are kept out of line so they do not bloat the kernels.
-#define OMPGPU_DEV __device__ __forceinline__
+#define OMPGPU_DEV OMPGPU_DEVICE OMPGPU_FORCEINLINE
 #ifdef OMPGPU_EMU
-#define OMPGPU_COLD static __device__ __attribute__((noinline))
+#define OMPGPU_COLD static OMPGPU_DEVICE __attribute__((noinline))
 #else
-#define OMPGPU_COLD static __device__ __noinline__
+#define OMPGPU_COLD static OMPGPU_DEVICE OMPGPU_NOINLINE
 #endif
 
 // ---------------------------------------------------------------------------------------

@@ -11,8 +11,8 @@
 #define OMPGPU_LAUNCH_KERNEL(kernel, grid, block, shmem, stream, ...) \
   kernel<<<(grid), (block), (shmem), (cudaStream_t)(stream)>>>(__VA_ARGS__)
 
-static __device__ __forceinline__ char *ompgpu_dynamic_shared_base() {
-  extern __shared__ __align__(16) char ompgpu_dynamic_shared_mem[];
+static OMPGPU_DEVICE OMPGPU_FORCEINLINE char *ompgpu_dynamic_shared_base() {
+  extern OMPGPU_SHARED OMPGPU_ALIGN(16) char ompgpu_dynamic_shared_mem[];
   return ompgpu_dynamic_shared_mem;
 }
 #define OMPGPU_DYNAMIC_SHARED() (ompgpu_dynamic_shared_base())

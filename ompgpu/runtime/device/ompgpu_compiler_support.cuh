@@ -11,7 +11,7 @@
 enum { OMPGPU_CMP_LT, OMPGPU_CMP_LE, OMPGPU_CMP_GT, OMPGPU_CMP_GE, OMPGPU_CMP_NE };
 
 // Number of iterations of `for (v = lb; v CMP ub; v += st)`.
-static __device__ __forceinline__ long long ompgpu_trip_count(long long lb, long long ub, long long st, int cmp) {
+static OMPGPU_DEVICE OMPGPU_FORCEINLINE long long ompgpu_trip_count(long long lb, long long ub, long long st, int cmp) {
   if (st == 0) return 0;
   if (cmp == OMPGPU_CMP_LE) ub += 1;
   if (cmp == OMPGPU_CMP_GE) ub -= 1;
@@ -24,7 +24,7 @@ static __device__ __forceinline__ long long ompgpu_trip_count(long long lb, long
 // the innermost loop out: returns the index of the loop with n iterations (q % n) and leaves
 // q / n for the loops outside it. `narrow` (decided once per loop: the whole iteration space
 // fits in 32 bits) takes 32-bit arithmetic, several times cheaper on the GPU than 64-bit.
-static __device__ __forceinline__ long long ompgpu_nest_split(long long *q, long long n, bool narrow) {
+static OMPGPU_DEVICE OMPGPU_FORCEINLINE long long ompgpu_nest_split(long long *q, long long n, bool narrow) {
   if (narrow) {
     const unsigned uq = (unsigned)*q, un = (unsigned)n, d = uq / un;
     *q = (long long)d;
@@ -41,9 +41,9 @@ static __device__ __forceinline__ long long ompgpu_nest_split(long long *q, long
 // slice has room (variables that parallel regions update under `critical`).
 template <class T, bool InGlobalMemory = false> struct ompgpu_stack_var {
   T *ptr;
-  __device__ __forceinline__ ompgpu_stack_var()
+  OMPGPU_DEVICE OMPGPU_FORCEINLINE ompgpu_stack_var()
       : ptr((T *)(InGlobalMemory ? ompgpu::stack_push_global((unsigned)sizeof(T)) : ompgpu::stack_push((unsigned)sizeof(T)))) {}
-  __device__ __forceinline__ ~ompgpu_stack_var() { ompgpu::stack_pop((unsigned)sizeof(T)); }
+  OMPGPU_DEVICE OMPGPU_FORCEINLINE ~ompgpu_stack_var() { ompgpu::stack_pop((unsigned)sizeof(T)); }
   ompgpu_stack_var(const ompgpu_stack_var &) = delete;
   ompgpu_stack_var &operator=(const ompgpu_stack_var &) = delete;
 };
@@ -51,27 +51,27 @@ template <class T, bool InGlobalMemory = false> struct ompgpu_stack_var {
 // x++ and x-- of a team-shared scalar that a loop holds in a register (codegen/shared_scalars.py):
 // the register and the variable get the new value, the expression has the old one.
 template <class T>
-static __device__ __forceinline__ T ompgpu_store_through_postinc(T &variable, T &reg) {
+static OMPGPU_DEVICE OMPGPU_FORCEINLINE T ompgpu_store_through_postinc(T &variable, T &reg) {
   const T old = reg;
   variable = ++reg;
   return old;
 }
 template <class T>
-static __device__ __forceinline__ T ompgpu_store_through_postdec(T &variable, T &reg) {
+static OMPGPU_DEVICE OMPGPU_FORCEINLINE T ompgpu_store_through_postdec(T &variable, T &reg) {
   const T old = reg;
   variable = --reg;
   return old;
 }
 
-static __device__ __forceinline__ bool ompgpu_can_fork() { return ompgpu::can_fork(); }
+static OMPGPU_DEVICE OMPGPU_FORCEINLINE bool ompgpu_can_fork() { return ompgpu::can_fork(); }
 
-static __device__ __forceinline__ void ompgpu_fork(int id, const void *pack, unsigned size, int num_threads) {
+static OMPGPU_DEVICE OMPGPU_FORCEINLINE void ompgpu_fork(int id, const void *pack, unsigned size, int num_threads) {
   ompgpu::fork(id, pack, size, num_threads);
 }
 
 // A parallel region that cannot fork (nested, or SPMD): a team of one runs it in place.
 template <class Pack>
-static __device__ __forceinline__ void ompgpu_run_serialized(void (*fn)(const void *), const Pack *pack) {
+static OMPGPU_DEVICE OMPGPU_FORCEINLINE void ompgpu_run_serialized(void (*fn)(const void *), const Pack *pack) {
   ompgpu::serialized_begin();
   fn(pack);
   ompgpu::serialized_end();
@@ -82,7 +82,7 @@ static __device__ __forceinline__ void ompgpu_run_serialized(void (*fn)(const vo
 #ifndef OMPGPU_LOCAL_REDUCTION_ELEMENTS
 #define OMPGPU_LOCAL_REDUCTION_ELEMENTS 64
 #endif
-static __device__ __forceinline__ void *ompgpu_reduction_buffer(unsigned long long bytes) {
+static OMPGPU_DEVICE OMPGPU_FORCEINLINE void *ompgpu_reduction_buffer(unsigned long long bytes) {
   void *p = malloc(bytes ? bytes : 1);
   if (p == nullptr) ompgpu::detail::fail_misuse("out of device heap for the private copy of an array-section reduction");
   return p;
@@ -94,14 +94,14 @@ template <class T> struct ompgpu_by_value {
   static_assert(sizeof(T) <= 4096, "a firstprivate array of more than 4096 bytes is not supported yet");
   T v;
 };
-template <class T> static __device__ __forceinline__ ompgpu_by_value<T> ompgpu_by_value_of(const T &a) {
+template <class T> static OMPGPU_DEVICE OMPGPU_FORCEINLINE ompgpu_by_value<T> ompgpu_by_value_of(const T &a) {
   ompgpu_by_value<T> r;
   memcpy(&r.v, &a, sizeof a);
   return r;
 }
 
 // Identity value of a reduction operator for type T.
-template <class T> static __device__ __forceinline__ T ompgpu_red_identity(ompgpu::RedOp op) {
+template <class T> static OMPGPU_DEVICE OMPGPU_FORCEINLINE T ompgpu_red_identity(ompgpu::RedOp op) {
   switch (op) {
     case ompgpu::RED_MUL: case ompgpu::RED_LAND: return (T)1;
     case ompgpu::RED_BAND: return (T)~(unsigned long long)0;
@@ -110,7 +110,7 @@ template <class T> static __device__ __forceinline__ T ompgpu_red_identity(ompgp
     default: return (T)0;
   }
 }
-template <> __device__ __forceinline__ float ompgpu_red_identity<float>(ompgpu::RedOp op) {
+template <> OMPGPU_DEVICE OMPGPU_FORCEINLINE float ompgpu_red_identity<float>(ompgpu::RedOp op) {
   switch (op) {
     case ompgpu::RED_MUL: case ompgpu::RED_LAND: return 1.0f;
     case ompgpu::RED_MIN: return INFINITY;
@@ -118,7 +118,7 @@ template <> __device__ __forceinline__ float ompgpu_red_identity<float>(ompgpu::
     default: return 0.0f;
   }
 }
-template <> __device__ __forceinline__ double ompgpu_red_identity<double>(ompgpu::RedOp op) {
+template <> OMPGPU_DEVICE OMPGPU_FORCEINLINE double ompgpu_red_identity<double>(ompgpu::RedOp op) {
   switch (op) {
     case ompgpu::RED_MUL: case ompgpu::RED_LAND: return 1.0;
     case ompgpu::RED_MIN: return INFINITY;
@@ -127,23 +127,23 @@ template <> __device__ __forceinline__ double ompgpu_red_identity<double>(ompgpu
   }
 }
 
-template <class T, class V> static __device__ __forceinline__ void ompgpu_reduce(ompgpu::RedOp op, T *target, V partial) {
+template <class T, class V> static OMPGPU_DEVICE OMPGPU_FORCEINLINE void ompgpu_reduce(ompgpu::RedOp op, T *target, V partial) {
   ompgpu::reduce<T>(op, target, (T)partial);
 }
 
-template <class T, class V> static __device__ __forceinline__ void ompgpu_reduce_known(ompgpu::RedOp op, T *target, V partial,
+template <class T, class V> static OMPGPU_DEVICE OMPGPU_FORCEINLINE void ompgpu_reduce_known(ompgpu::RedOp op, T *target, V partial,
                                                                                       unsigned team_size) {
   ompgpu::reduce_known<T>(op, target, (T)partial, team_size);
 }
 
-template <class T, class E, class D> static __device__ __forceinline__ T ompgpu_atomic_compare_exchange(T *p, E e, D d) {
+template <class T, class E, class D> static OMPGPU_DEVICE OMPGPU_FORCEINLINE T ompgpu_atomic_compare_exchange(T *p, E e, D d) {
   return ompgpu::atomic_compare_exchange<T>(p, (T)e, (T)d);
 }
-template <class T> static __device__ __forceinline__ T ompgpu_atomic_read(T *p) { return ompgpu::atomic_read<T>(p); }
-template <class T, class V> static __device__ __forceinline__ void ompgpu_atomic_write(T *p, V v) { ompgpu::atomic_write<T>(p, (T)v); }
-template <class T, class V> static __device__ __forceinline__ T ompgpu_atomic_update(ompgpu::AtomicOp op, T *p, V v) {
+template <class T> static OMPGPU_DEVICE OMPGPU_FORCEINLINE T ompgpu_atomic_read(T *p) { return ompgpu::atomic_read<T>(p); }
+template <class T, class V> static OMPGPU_DEVICE OMPGPU_FORCEINLINE void ompgpu_atomic_write(T *p, V v) { ompgpu::atomic_write<T>(p, (T)v); }
+template <class T, class V> static OMPGPU_DEVICE OMPGPU_FORCEINLINE T ompgpu_atomic_update(ompgpu::AtomicOp op, T *p, V v) {
   return ompgpu::atomic_update<T>(op, p, (T)v);
 }
-template <class T, class V> static __device__ __forceinline__ T ompgpu_atomic_update_new(ompgpu::AtomicOp op, T *p, V v) {
+template <class T, class V> static OMPGPU_DEVICE OMPGPU_FORCEINLINE T ompgpu_atomic_update_new(ompgpu::AtomicOp op, T *p, V v) {
   return ompgpu::atomic_update_new<T>(op, p, (T)v);
 }

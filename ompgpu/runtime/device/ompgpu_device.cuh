@@ -1,6 +1,7 @@
 // ompgpu device runtime: the umbrella header that generated device code includes.
 //
 // Header-only, split by concern (like LLVM's DeviceRTL):
+//   keywords.cuh         CUDA's keywords as ompgpu spells them (OMPGPU_DEVICE, ...)
 //   config.cuh           sizes (-D overridable), attributes, fatal-error reporting
 //   synchronization.cuh  every inline PTX: named barriers (enum BarrierId), exit, timer
 //   mapping.cuh          thread/warp/team ids, generic master/worker roles

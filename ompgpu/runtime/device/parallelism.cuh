@@ -205,7 +205,7 @@ namespace detail {
 // Not inlined: the rare path stays out of the loops that call known_team_barrier, whose
 // common paths are then a compare and one barrier instruction. Static: each translation unit
 // has its own copy (relocatable device code links several).
-static __device__ __noinline__ void counting_team_barrier(unsigned T) {
+static OMPGPU_DEVICE OMPGPU_NOINLINE void counting_team_barrier(unsigned T) {
   TeamState &t = team();
   __threadfence_block();
   const unsigned round = atomicAdd(&t.count_bar_round, 0u);

@@ -18,7 +18,7 @@
 //   - Team stack (the generic master; SPMD serial code, collectively): a per-team slice of
 //     static shared memory (OMPGPU_SOFT_STACK_SHARED bytes), continued in a per-team slice
 //     of global memory (OMPGPU_SOFT_STACK_GLOBAL bytes) once a frame does not fit. The
-//     global slice is claimed from a static __device__ pool (OMPGPU_SOFT_STACK_GLOBAL_POOL
+//     global slice is claimed from a static OMPGPU_DEVICE pool (OMPGPU_SOFT_STACK_GLOBAL_POOL
 //     bytes) on first use with an atomic owner flag per slice (probe starts at blockIdx.x
 //     modulo the slice count, so co-resident teams never share a slice) and released when
 //     the stack shrinks back into shared memory; with every slice taken it falls back to
@@ -108,9 +108,9 @@ struct alignas(16) SoftStackShared {
   char b[OMPGPU_SOFT_STACK_SHARED];
 };
 
-static __shared__ TeamState team_state;
-static __shared__ ThreadStateWord thread_state[OMPGPU_MAX_BLOCK];
-static __shared__ SoftStackShared soft_stack_shared;
+static OMPGPU_SHARED TeamState team_state;
+static OMPGPU_SHARED ThreadStateWord thread_state[OMPGPU_MAX_BLOCK];
+static OMPGPU_SHARED SoftStackShared soft_stack_shared;
 
 constexpr unsigned SS_SHARED = OMPGPU_SOFT_STACK_SHARED;
 constexpr unsigned SS_GLOBAL = OMPGPU_SOFT_STACK_GLOBAL;
@@ -118,8 +118,8 @@ constexpr unsigned SS_SLICES = (unsigned)(OMPGPU_SOFT_STACK_GLOBAL_POOL / OMPGPU
 struct alignas(16) SoftStackPool {
   char b[SS_SLICES > 0 ? (size_t)SS_SLICES * SS_GLOBAL : 16];
 };
-static __device__ SoftStackPool soft_stack_pool;
-static __device__ unsigned soft_stack_owner[SS_SLICES > 0 ? SS_SLICES : 1];
+static OMPGPU_DEVICE SoftStackPool soft_stack_pool;
+static OMPGPU_DEVICE unsigned soft_stack_owner[SS_SLICES > 0 ? SS_SLICES : 1];
 
 OMPGPU_DEV TeamState &team() { return team_state; }
 OMPGPU_DEV ThreadState thr() {

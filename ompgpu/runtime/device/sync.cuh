@@ -259,7 +259,7 @@ OMPGPU_DEV void atomic_write(T *p, typename detail::type_identity<T>::type v) {
 }
 
 // ---------------------------------------------------------------------------------------
-// critical: spin lock on a __device__ int (0 free, 1 held) that the generator declares
+// critical: spin lock on a OMPGPU_DEVICE int (0 free, 1 held) that the generator declares
 // per critical name. Acquire with CAS and exponential backoff (starvation-free lanes under
 // independent thread scheduling), fences make the protected accesses visible device-wide.
 // ---------------------------------------------------------------------------------------

@@ -232,7 +232,7 @@ OMPGPU_DEV bool ws_dispatch_next(WsLoop &w, long long *lo, long long *hi) {
   const long long n = w.n;
   const bool guided = w.kind == WS_GUIDED;
   long long sz = w.chunk;
-  const unsigned active = __activemask();
+  const unsigned active = OMPGPU_ACTIVEMASK();
   const unsigned group = __match_any_sync(active, w.slot);
   const unsigned leader = (unsigned)__ffs(group) - 1u;
   const unsigned cnt = (unsigned)__popc(group);
@@ -267,7 +267,7 @@ OMPGPU_DEV void ws_dispatch_fini(const WsLoop &w) {
   detail::TeamState &t = detail::team();
   detail::DispatchSlot &d = t.ring[w.slot];
   const unsigned T = detail::thr().size();
-  const unsigned active = __activemask();
+  const unsigned active = OMPGPU_ACTIVEMASK();
   const unsigned group = __match_any_sync(active, w.slot);
   const unsigned cnt = (unsigned)__popc(group);
   if (lane_id() == (unsigned)__ffs(group) - 1u) {

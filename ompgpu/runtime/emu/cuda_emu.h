@@ -46,9 +46,8 @@
 #error "cuda_emu.h is C++ (compile with g++ -x c++)"
 #endif
 
-// The standard headers are included before the CUDA keyword macros below are defined
-// (libstdc++'s <memory> uses __attribute__((__noinline__)), for one). The heavy ones
-// (<mutex>, <thread>, <string>, <functional>) are avoided to keep compiles fast.
+// The heavy standard headers (<mutex>, <thread>, <string>, <functional>) are avoided to keep
+// compiles fast.
 #include <algorithm>
 #include <cerrno>
 #include <climits>
@@ -93,16 +92,11 @@
 // ---------------------------------------------------------------------------------------
 // CUDA keywords
 // ---------------------------------------------------------------------------------------
-#define __global__
-#define __device__
-#define __host__
-#define __constant__
-#define __managed__
-#define __shared__ thread_local
-#define __forceinline__ inline
-#define __noinline__ __attribute__((noinline))
-#define __launch_bounds__(...)
-#define __align__(n) __attribute__((aligned(n)))
+// None here: CUDA's keywords are macros only in cuda_source.h, for hand-written CUDA sources.
+// The device runtime and generated code spell them OMPGPU_DEVICE, ... (runtime/device/
+// keywords.cuh). This header defines no macro with a reserved name: a standard library
+// header included after it (libstdc++ 13 writes __attribute__((__noinline__))) must not
+// see one.
 #ifndef CUDART_VERSION
 #define CUDART_VERSION 13000
 #endif
@@ -1624,7 +1618,6 @@ __attribute__((noinline)) inline unsigned ompgpu_emu_activemask(int site) {
   ompgpu_emu::block_current(e);
   return (unsigned)f.result;
 }
-#define __activemask() (::ompgpu_emu_activemask(__COUNTER__))
 
 #define OMPGPU_EMU_SHFL(T)                                                                                     \
   inline T __shfl_sync(unsigned mask, T var, int srcLane, int width = warpSize) {                              \

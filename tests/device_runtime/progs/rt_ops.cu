@@ -74,19 +74,19 @@ constexpr bool op_valid(int op) {
 // otherwise inline the runtime's whole operator switch (slow to compile). Generated code
 // passes constants and gets the folded inline code.
 template <class T>
-__device__ __noinline__ void t_reduce(int op, T *target, T v) {
+__device__ OMPGPU_NOINLINE void t_reduce(int op, T *target, T v) {
   ompgpu::reduce<T>((RedOp)op, target, v);
 }
 template <class T>
-__device__ __noinline__ T t_update(int op, T *p, T v) {
+__device__ OMPGPU_NOINLINE T t_update(int op, T *p, T v) {
   return ompgpu::atomic_update<T>((AtomicOp)op, p, v);
 }
 template <class T>
-__device__ __noinline__ T t_update_new(int op, T *p, T v) {
+__device__ OMPGPU_NOINLINE T t_update_new(int op, T *p, T v) {
   return ompgpu::atomic_update_new<T>((AtomicOp)op, p, v);
 }
 template <class T>
-__device__ __noinline__ T t_apply(int op, T a, T b) {
+__device__ OMPGPU_NOINLINE T t_apply(int op, T a, T b) {
   return ompgpu::detail::op_apply<T>((AtomicOp)op, a, b);
 }
 
