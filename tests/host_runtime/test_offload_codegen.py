@@ -133,7 +133,8 @@ int main(void) {
     assert any("OMPGPU_MAP_ATTACH" in f and "(void *)&(v.p)" in f for f in flags)
     assert any("OMPGPU_MAP_PTR" in f and "OMPGPU_MAP_TO | OMPGPU_MAP_FROM" in f for f in flags)
     # exit data: no attach entry, the struct is not copied back for the pointee's from
-    exit_block = text[text.index("ompgpu_target_data_end") - 600:text.index("ompgpu_target_data_end")]
+    end = text.index("ompgpu_target_data_end")
+    exit_block = text[text.rindex("ompgpu_map_entry", 0, end):end]   # the exit construct's own map array
     assert "OMPGPU_MAP_ATTACH" not in exit_block
     assert "v" in names
 
