@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 
 import ompgpu.codegen.device as device
+import ompgpu.codegen.device.kernel as device_kernel
 import ompgpu.doctor as doctor
 from ompgpu.cli import main
 
-PACKAGE = Path(device.__file__).resolve().parents[1]
+PACKAGE = Path(device.__file__).resolve().parents[2]  # ompgpu/ (device is ompgpu/codegen/device/)
 # Import name -> the distribution that provides it.
 DISTRIBUTION = {"pycparser": "pycparser", "lark": "lark", "jinja2": "jinja2", "numpy": "numpy", "cupy": "cupy-cuda13x",
                 "cupy_backends": "cupy-cuda13x"}
@@ -74,9 +75,9 @@ def test_only_public_pycparser_api():
 
 @pytest.fixture
 def crashing_codegen(monkeypatch):
-    def crash(self, k, kname):
+    def crash(em, k, kname):
         raise KeyError("simulated compiler bug")
-    monkeypatch.setattr(device._Emitter, "kernel", crash)
+    monkeypatch.setattr(device_kernel, "emit_kernel", crash)
 
 
 SOURCE = """int main(void) {

@@ -1,0 +1,203 @@
+"""Parallel regions: outlining into work functions (their argument packs), the fork site,
+the team size a region runs with."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from pycparser import c_ast
+
+from ompgpu.analysis.symbols import decay, is_array, resolve_typedef
+from ompgpu.codegen.render import render
+from ompgpu.errors import UnsupportedError
+from ompgpu.outliner.outline import Sharing, region_sharing
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_var_names
+from ompgpu.parser.directives import Directive
+from ompgpu.plan.mode import region_reads_thread_state, same_expression
+from ompgpu.codegen.device import printer, reductions, worksharing
+from ompgpu.codegen.device.cdecl import by_value_type, cxx_name, type_string
+
+
+@dataclass
+class WorkFunction:
+    id: int
+    name: str
+    pack: str
+    fields: list[str]
+    body: str
+    function: str  # the function (or kernel) whose code forks it
+    # A template on `bool __whole_block` (an SPMD region with num_threads): its fork site calls
+    # the true instance when the team is the whole block; everything else calls `ref`.
+    templated: bool = False
+    # The pack's field names in order, and those that are kernel parameters the kernel never
+    # changes (by-value captures): the workers of a generic kernel take them from the parameters,
+    # not from the pack, so that nvcc sees values that are the same at every fork (a loop
+    # bound decided once, not at every fork: bench/results/exp-h100-2026-11-25-s6-generic-fork-profile.txt).
+    field_names: tuple[str, ...] = ()
+    param_fields: frozenset[str] = frozenset()
+    # The body may read the worker's per-thread state (plan.mode.region_reads_thread_state):
+    # a generic kernel whose work functions all leave it unread skips its store at each fork.
+    reads_state: bool = True
+
+    @property
+    def pack_from_params(self) -> bool:
+        """Every field of the pack is an unchanged kernel parameter: the workers build the whole
+        pack from the kernel's parameters, so the fork copies nothing into team state."""
+        return bool(self.field_names) and self.param_fields == frozenset(self.field_names)
+
+    @property
+    def ref(self) -> str:
+        """The name that calls it (or takes its address) where the team is not the whole block."""
+        return f"{self.name}<false>" if self.templated else self.name
+
+
+def _region_tail(body: c_ast.Node) -> int | None:
+    """id() of the `for`/`loop` construct that is the last statement of a parallel region's
+    body, if any."""
+    while isinstance(body, c_ast.Compound) and body.block_items:
+        body = body.block_items[-1]
+    if isinstance(body, OmpConstruct) and body.directive.leaves[0] in ("for", "loop"):
+        return id(body)
+    return None
+
+
+def parallel(em, n: OmpConstruct) -> str:
+    d = n.directive
+    rest = d.leaves[1:]
+    body = n.body
+    loop_vars: tuple[str, ...] = ()
+    if rest and rest[0] in ("for", "loop"):
+        loop_vars = loop_var_names(body, collapse_depth(d))
+    elif rest and rest[0] not in ("for", "sections", "simd", "master", "masked", "loop"):
+        raise UnsupportedError(f"'#pragma omp {d.name}' is not supported yet", d.coord)
+    sharing = region_sharing(n, body, em.env, loop_vars=loop_vars)
+    return outline(em, n, sharing, inner=(dataclasses.replace(d, name=" ".join(rest)) if rest else None))
+
+
+def outline(em, n: OmpConstruct, sharing: Sharing, inner: Directive | None,
+             extra_values: tuple[tuple[str, str, str], ...] = (), range_from: tuple[str, str] | None = None,
+             grid_loop: bool = False, grid_tile_bytes: int | None = None) -> str:
+    """Outline a parallel region into a work function; return the fork site."""
+    d = n.directive
+    em.g.next_workfn_id += 1
+    wid = em.g.next_workfn_id
+    line = d.coord.line
+    wname = f"__omp_outlined_{em.owner.replace('__omp_offloading_', '')}_l{line}_{wid}"
+    pack = f"{wname}_args"
+    fields, field_names, inits, unpack = [], [], [], []
+    spmd_site = em.spmd and em.in_region == 0
+    nt = num_threads_clause(em, d, spmd_site)
+    if nt is None and d.clause("num_threads") is not None and spmd_site:
+        em.g.remarks.append((d.clause("num_threads").coord, "num_threads of the parallel region is the kernel's "
+                               "thread_limit: its team is the whole block"))
+    if spmd_site and nt is not None:
+        # An SPMD region with num_threads: the team is the first __ts threads of the block;
+        # the work function learns its size from the pack.
+        extra_values = extra_values + (("unsigned", "__team_size", f"__ts{wid}"),)
+    for sym in sharing.by_pointer:
+        name = cxx_name(sym.name)
+        fields.append(type_string(c_ast.PtrDecl([], sym.type), name) + ";")
+        field_names.append(name)
+        inits.append(f"&{name}")
+        unpack.append(f"auto &{name} = *__pack->{name};")
+    param_fields = set()
+    for sym in sharing.by_value:
+        name = cxx_name(sym.name)
+        field_names.append(name)
+        t = resolve_typedef(sym.type, em.env)
+        if not spmd_site and em.in_region == 0 and em.plan is not None and id(sym.decl) in em.unchanged_params \
+                and id(sym.decl) not in em.escaping:
+            param_fields.add(name)
+        if is_array(t):  # firstprivate array: each thread copies it from the pack
+            value_t = f"ompgpu_by_value<{by_value_type(t, sym.name, d.coord)}>"
+            fields.append(f"{value_t} {name};")
+            inits.append(f"ompgpu_by_value_of({name})")
+            unpack.append(f"auto {name}__value = __pack->{name}; auto &{name} = {name}__value.v;")
+            continue
+        fields.append(type_string(decay(sym.type), name) + ";")
+        inits.append(name)
+        unpack.append(f"auto {name} = __pack->{name};")
+    for ftype, fname, fvalue in extra_values:
+        fields.append(f"{ftype} {fname};")
+        field_names.append(fname)
+        inits.append(fvalue)
+        unpack.append(f"const {ftype} {fname} = __pack->{fname};")
+    privates = [type_string(s.type, cxx_name(s.name)) + ";" for s in sharing.private
+                if s.name not in loop_var_names(n.body, collapse_depth(d))]
+    # Body of the work function: a fresh emitter context where captured names are locals.
+    sub = printer.Emitter(em.g, em.owner, em.env, master=False, plan=em.plan)
+    sub.in_region = 1
+    sub.team_size = known_team_size(em, d)
+    # SPMD team-level region: without num_threads its team is the block; with it, the fork
+    # site picks the work function's whole-block instance when the team came out whole.
+    templated = spmd_site and nt is not None and sub.team_size is not None
+    # (packed teams: a team is never the whole block)
+    sub.whole_block = ("__whole_block" if templated else "true") \
+        if spmd_site and sub.team_size is not None and not em.ids.packed else None
+    sub.thread_num_known = sub.team_size is not None or (em.plan is not None and em.in_region == 0 and d.clause("if") is None)
+    sub.task_shared = {sym.name for sym in sharing.by_pointer}
+    sub.register_candidates = em.register_candidates
+    sub.grid_loop = grid_loop
+    sub.grid_tile_bytes = grid_tile_bytes
+    sub.region_tail = _region_tail(n.body) if inner is None else None
+    sub.called = em.called
+    if inner is not None:
+        body_text = inner_construct(sub, OmpConstruct(inner, n.body, n.coord), range_from)
+    else:
+        body_text = sub.stmt_text(n.body)
+    reds = reductions.reduction_items(em, d) if sharing.reductions else []
+    if reds:
+        body_text = em.render_with_ids("reduction_scope.j2", reds=reds, on_stack=sub.on_master_stack(), body=body_text, barrier=False, team_size=sub.team_size, whole_block=sub.whole_block)
+    wf_body = render("workfn_body.j2", pack=pack, unpack=unpack, privates=privates, body=body_text)
+    # Two instances only where a barrier of the body tells them apart: the test at the fork
+    # site cost EPCC's barrier-free `parallel` 0.023 us per region on an H100
+    # (epcc-h100-80gb-hbm3-2026-11-25-1149.csv against -1126).
+    templated = templated and "__whole_block" in wf_body
+    em.g.workfns.append(WorkFunction(wid, wname, pack, fields, wf_body, em.owner, templated,
+                                       tuple(field_names), frozenset(param_fields),
+                                       reads_state=region_reads_thread_state(em.g.p, n)))
+    em.g.regions_of.setdefault(em.owner, set()).add(wid)
+    ifc = d.clause("if")
+    combined = em.plan is not None and em.plan.combined
+    # Only a team-level region is run by the whole block in SPMD mode; a region nested in
+    # another takes the generic fork site, which serializes it (no master to fork from).
+    return em.render_with_ids("fork.j2", block=em.block, id=wid, wname=wname, pack=pack, inits=inits, mode="spmd" if spmd_site else "generic",
+                  pack_from_params=em.g.workfns[-1].pack_from_params,
+                  templated=templated,
+                  stateful=spmd_site and not em.lean, combined=combined,
+                  always_forks=not spmd_site and em.plan is not None and em.in_region == 0,
+                  entry_barrier=spmd_site and not combined and em.plan.entry_barrier,
+                  num_threads=nt.expr.text if nt else "0", if_cond=ifc.expr.text if ifc else None)
+
+
+def num_threads_clause(em, d: Directive, spmd_site: bool):
+    """The num_threads clause that sizes a region's team, None when the team is the whole
+    block: in an SPMD kernel's own code a num_threads written like the kernel's thread_limit
+    asks for the block (KernelPlan.block_expr), so the region is forked as one without."""
+    nt = d.clause("num_threads")
+    if nt is not None and spmd_site and d.clause("if") is None and em.plan.block_expr is not None and \
+            same_expression(nt.expr.text, em.plan.block_expr):
+        return None
+    return nt
+
+
+def known_team_size(em, d: Directive) -> str | None:
+    """The team of a region forked here, when known at compile time: a team-level region of a
+    kernel (not of a device function, which any context may call) runs on the whole block
+    (SPMD) or on all the workers (generic, when neither num_threads nor if can shrink it;
+    the host always launches at least one worker warp, so such a region always forks)."""
+    if em.plan is None or em.in_region != 0:
+        return None
+    if em.spmd:
+        return "__team_size" if num_threads_clause(em, d, True) is not None else em.block
+    if d.clause("num_threads") is not None or d.clause("if") is not None:
+        return None
+    return f"({em.block} - 32u)"
+
+
+def inner_construct(em, n: OmpConstruct, range_from: tuple[str, str] | None) -> str:
+    """The construct combined under `parallel` (for, sections, ...), inside the work function."""
+    leaf = n.directive.leaves[0]
+    if leaf in ("for", "loop"):
+        return worksharing.workshare_for(em, n, dataclasses.replace(n.directive, name="for"), range_from=range_from, combined=True)
+    return em.visit_OmpConstruct(n)

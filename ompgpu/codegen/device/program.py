@@ -1,0 +1,270 @@
+"""The translation unit: which functions run on the device (the call graph), the user's
+types and declare target globals at namespace scope, each kernel through kernel.py, and
+the file rendered from device.cu.j2."""
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pycparser import c_ast
+
+from ompgpu.analysis.library import OMP_DEVICE_API
+from ompgpu.analysis.symbols import region_uses
+from ompgpu.codegen.cprint import finalize_line_markers
+from ompgpu.codegen.render import render
+from ompgpu.codegen.shared_scalars import SyncFree
+from ompgpu.errors import SourceCoord, UnsupportedError
+from ompgpu.outliner.outline import Kernel, Program, unique_kernel_names
+from ompgpu.plan.mode import KernelPlan
+from ompgpu.codegen.device import kernel, parallel, printer, sync
+from ompgpu.codegen.device.cdecl import (CGen, has_body, anonymous_tag, base_type, tag_keys, variably_modified,
+                                         local_declarations)
+
+
+@dataclass
+class DeviceOutput:
+    cuda: str
+    kernel_names: dict[int, str]
+    kernel_modes: dict[int, str]  # by id(kernel): "spmd" or "generic"
+    remarks: list[tuple[SourceCoord, str]] = field(default_factory=list)
+    globals: tuple[str, ...] = ()  # declare target variables whose device copies this file defines
+    kernel_max_threads: dict[int, int] = field(default_factory=dict)  # by id(kernel): launch bound
+    # id() of the kernels that also have an instance compiled for more resident teams
+    kernel_dense: frozenset[int] = frozenset()
+    external_device_code: bool = False  # calls device functions of other files: relocatable device code
+    defines_functions: bool = False  # defines device functions (declare target, or called by kernels)
+
+
+def generate_device(program: Program, plans: dict[int, KernelPlan]) -> DeviceOutput:
+    return DeviceGenerator(program, plans).run()
+
+
+class DeviceGenerator:
+    def __init__(self, program: Program, plans: dict[int, KernelPlan]):
+        self.p = program
+        self.plans = dict(plans)  # _kernel may take a kernel's packed teams back
+        self.default_mem_order = sync.default_mem_order(program.bound)
+        self.workfns: list[parallel.WorkFunction] = []
+        self.next_workfn_id = 0
+        self.conditional_count = 0  # names the variables of lastprivate(conditional:) items apart
+        self.register_count = 0  # names the registers of team-shared scalars apart (shared_scalars.py)
+        self.sync_free = SyncFree(program.functions)
+        self.global_names: list[str] = []  # declare target variables defined here
+        self.critical_names: set[str] = set()
+        self.remarks: list[tuple[SourceCoord, str]] = []
+        self.calls: dict[str, set[str]] = {}
+        self.regions_of: dict[str, set[int]] = {}
+        self.device_fns: set[str] = set()
+        self.hoisted: set[int] = set()  # id() of local type definitions moved to namespace scope
+        # Functions declared `declare target` here but defined in another file or a library:
+        # device code calls them through an extern prototype (relocatable device code).
+        self.external_decls: dict[str, c_ast.Decl] = {
+            n.name: n for n in program.bound.ast.ext
+            if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.FuncDecl) and n.name in program.bound.declare_target
+            and n.name not in program.functions}
+        self.external_calls: set[str] = set()
+
+    # -- call graph --------------------------------------------------------------
+    def _device_functions(self) -> set[str]:
+        """Functions defined in the file that device code reaches (declare target or called)."""
+        def defined(names):  # user definitions; the device omp_* API is the runtime's
+            return [c for c in names if c in self.p.functions and c not in OMP_DEVICE_API]
+
+        roots = [c for k in self.p.kernels for c in region_uses(k.construct, k.env).calls]
+        roots += [name for name in self.p.functions if name in self.p.bound.declare_target]
+        return reachable(defined(roots), lambda f: defined(region_uses(self.p.functions[f].body, self.p.globals_env).calls))
+
+    def _kernel(self, k: Kernel, kname: str) -> dict:
+        """Emit kernel k (its work functions join self.workfns). A kernel planned with packed
+        teams keeps them only where its code and its work functions name nothing of the block
+        (kernel.packed_team_blocker): else it is emitted again with a team per block."""
+        plan = self.plans[id(k)]
+        saved = self._snapshot() if plan.packed_teams > 1 else None
+        em = printer.Emitter(self, kname, k.env, master=True, plan=plan)
+        kt = kernel.emit_kernel(em, k, kname)
+        if saved is not None:
+            new_workfns = self.workfns[saved["workfns"]:]
+            why = kernel.packed_team_blocker([kt["body"], *kt["aliases"], *kt["privates"], *kt["promotions"],
+                                       *(w.body for w in new_workfns)],
+                                      sorted(c for c in em.called if c in self.p.functions))
+            if why is not None:
+                self._restore(saved)
+                self.plans[id(k)] = plan = dataclasses.replace(plan, packed_teams=1)
+                em = printer.Emitter(self, kname, k.env, master=True, plan=plan)
+                kt = kernel.emit_kernel(em, k, kname)
+                self.remarks.append((k.coord, f"{kname}: teams not packed, a team per block: {why}"))
+            else:
+                self.remarks.append((k.coord, f"{kname}: packed teams, {plan.packed_teams} teams of "
+                                               f"{plan.max_threads} threads per block"))
+        self.calls[kname] = em.called
+        return kt
+
+    def _snapshot(self) -> dict:
+        """What emitting a kernel adds to the generator, to take back (see _kernel)."""
+        return {"workfns": len(self.workfns), "next_workfn_id": self.next_workfn_id, "remarks": len(self.remarks),
+                "conditional_count": self.conditional_count, "register_count": self.register_count,
+                "critical_names": set(self.critical_names), "external_calls": set(self.external_calls),
+                "global_names": list(self.global_names), "hoisted": set(self.hoisted),
+                "regions_of": {f: set(ids) for f, ids in self.regions_of.items()}}
+
+    def _restore(self, saved: dict) -> None:
+        del self.workfns[saved["workfns"]:]
+        del self.remarks[saved["remarks"]:]
+        self.next_workfn_id = saved["next_workfn_id"]
+        self.conditional_count = saved["conditional_count"]
+        self.register_count = saved["register_count"]
+        self.critical_names = saved["critical_names"]
+        self.external_calls = saved["external_calls"]
+        self.global_names = saved["global_names"]
+        self.hoisted = saved["hoisted"]
+        self.regions_of = saved["regions_of"]
+
+    def run(self) -> DeviceOutput:
+        names = unique_kernel_names(self.p.kernels)
+        device_fns = self._device_functions()
+        for name, coord in self.p.bound.host_variant_functions:
+            if name in device_fns:
+                raise UnsupportedError(f"this metadirective takes a different variant on the GPU than on the host, "
+                                       f"and '{name}' runs on both (target regions call it); that is not supported "
+                                       "yet (declare the function in a declare target block)", coord)
+        for name, coord in self.p.bound.host_only_variant_functions:
+            if name in device_fns:
+                raise UnsupportedError(f"'{name}' is defined in a 'begin declare variant' block whose context selector "
+                                       "matches the host but not the GPU, and target regions call it: a device variant "
+                                       "of it is not supported yet", coord)
+        self.device_fns = device_fns
+        types = self._type_decls()  # first: it says which local type definitions move out
+        order = [n for n in self.p.functions if n in device_fns]  # source order
+        fn_texts, protos = [], []
+        for name in order:
+            fn = self.p.functions[name]
+            # Conservatively, any device function may run on a team's master: its shared
+            # locals go on the soft stack.
+            em = printer.Emitter(self, name, self.p.globals_env, master=True)
+            text = em.function(fn)
+            fn_texts.append(text)
+            protos.append(em.prototype(fn))
+            self.calls[name] = em.called
+        kernels = []
+        for k in self.p.kernels:
+            kname = names[id(k)]
+            kernels.append(self._kernel(k, kname))
+        # Which work functions each kernel can reach (for its dispatch switch).
+        for kt in kernels:
+            code = reachable([kt["name"]], lambda f: self.calls.get(f, ()))
+            reach = set().union(*(self.regions_of.get(f, set()) for f in code))
+            kt["workfns"] = [w for w in self.workfns if w.id in reach]
+            self.remarks.append((kt["coord"], kernel.mode_remark(kt["name"], kt["plan"], len(kt["workfns"]))))
+        globals_ = self._device_globals()
+        protos += [printer.Emitter(self, "", self.p.globals_env, master=False).prototype(c_ast.FuncDef(self.external_decls[n], None, None),
+                                                                                  extern=True)
+                   for n in sorted(self.external_calls)]
+        cuda = render("device.cu.j2", source=self.p.bound.pre.path, types=types, globals=globals_,
+                      prototypes=protos, workfns=self.workfns, functions=fn_texts, kernels=kernels,
+                      critical_names=sorted(self.critical_names), global_names=self.global_names)
+        cuda = finalize_line_markers(cuda, Path(self.p.bound.pre.path).stem + ".device.cu")
+        modes = {id(k): self.plans[id(k)].mode for k in self.p.kernels}
+        max_threads = {id(k): self.plans[id(k)].max_threads for k in self.p.kernels}
+        dense = frozenset(id(k) for k, kt in zip(self.p.kernels, kernels) if len(kt["variants"]) > 1)
+        return DeviceOutput(cuda, names, modes, self.remarks, tuple(self.global_names), max_threads, dense,
+                            external_device_code=bool(self.external_calls), defines_functions=bool(fn_texts))
+
+    # -- declarations the device needs --------------------------------------------
+    def _is_user_decl(self, node: c_ast.Node) -> bool:
+        coord = getattr(node, "coord", None)
+        if coord is None:
+            return True
+        file, _ = self.p.bound.pre.origins[coord.line - 1] if coord.line - 1 < len(self.p.bound.pre.origins) else ("", 0)
+        return file not in self.p.bound.pre.system_files
+
+    def _type_decls(self) -> list[str]:
+        """The user's types, at namespace scope: file-scope ones, then those declared inside
+        the functions that hold kernels or run on the device (C lets a function define types;
+        kernels and work functions are separate functions in the device code, so the types
+        move out of the function). System headers' types come from the real headers."""
+        definer = CGen(define_types=True)
+        out: list[str] = []
+        # "struct pair", "typedef item_t", "enumerator N" -> (definition text, where, its anonymous tag)
+        seen: dict[str, tuple[str, SourceCoord, str | None]] = {}
+
+        def add(node: c_ast.Node, keys: list[str], text: str, anonymous: c_ast.Node | None = None) -> None:
+            coord = self.user_coord(node)
+            tag = anonymous_tag(anonymous) if anonymous is not None else None
+            same = text.replace(tag, "__ompgpu_anon") if tag else text  # compared without the made-up tag
+            clashes = [(k, seen[k]) for k in keys if k in seen and seen[k][0] != same]
+            if clashes:
+                key, (_, first, _) = clashes[0]
+                raise UnsupportedError(f"{key.replace('typedef ', 'type ')} is defined differently at {first} and here; "
+                                       "device code needs one definition of each type name (rename one)", coord)
+            earlier = [seen[k] for k in keys if k in seen]
+            if earlier:  # the same definition again (the same typedef in two functions): one type
+                first_tag = earlier[0][2]
+                if tag and first_tag and first_tag != tag:
+                    out.append(f"typedef {first_tag} {tag};")
+                return
+            for k in keys:
+                seen[k] = (same, coord, tag)
+            out.append(text + ";")
+
+        def take(node: c_ast.Node, local: bool) -> None:
+            if isinstance(node, c_ast.Typedef):
+                if local and variably_modified(node.type):
+                    return  # needs the function's variables: stays a local typedef
+                base = base_type(node.type)
+                anonymous = base if isinstance(base, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and has_body(base) \
+                    and base.name is None else None
+                add(node, [f"typedef {node.name}"] + tag_keys(base), definer.visit(node), anonymous)
+                if local:
+                    self.hoisted.add(id(node))
+            elif isinstance(node, c_ast.Decl) and not isinstance(node.type, c_ast.FuncDecl):
+                tagged = base_type(node.type)
+                if isinstance(tagged, (c_ast.Struct, c_ast.Union, c_ast.Enum)) and has_body(tagged):
+                    # `struct S {...};` or `struct S {...} s;`: the type only (variables are not device data)
+                    add(node, tag_keys(tagged) or [anonymous_tag(tagged)], definer.visit(tagged),
+                        tagged if tagged.name is None else None)
+                    if local and node.name is None:
+                        self.hoisted.add(id(node))
+
+        for node in self.p.bound.ast.ext:
+            if self._is_user_decl(node):
+                take(node, local=False)
+        hosts = {k.function for k in self.p.kernels} | set(self.device_fns)
+        for name, fn in self.p.functions.items():
+            if name in hosts:
+                for node in local_declarations(fn.body):
+                    take(node, local=True)
+        return out
+
+    def user_coord(self, node: c_ast.Node) -> SourceCoord:
+        """Where a node of the AST stands in the user's source."""
+        c = getattr(node, "coord", None)
+        if c is None:
+            return SourceCoord(self.p.bound.pre.path, 1, 1)
+        return self.p.bound.pre.user_coord(c.line, c.column)
+
+    def _device_globals(self) -> list[str]:
+        gen = CGen()
+        out = []
+        for node in self.p.bound.ast.ext:
+            if isinstance(node, c_ast.Decl) and node.name in self.p.bound.declare_target and not isinstance(node.type, c_ast.FuncDecl):
+                if "extern" in (node.storage or []):
+                    continue
+                d = copy.copy(node)
+                d.storage = [s for s in (node.storage or []) if s != "static"]
+                out.append("OMPGPU_DEVICE " + gen.visit(d) + ";")
+                self.global_names.append(node.name)
+        return out
+
+
+def reachable(roots, successors) -> set:
+    """Every node reachable from `roots` (roots included) in the graph `successors` describes."""
+    seen: set = set()
+    todo = list(roots)
+    while todo:
+        node = todo.pop()
+        if node not in seen:
+            seen.add(node)
+            todo.extend(successors(node))
+    return seen

@@ -1,0 +1,49 @@
+"""Tasks in device code (task, taskloop, taskgroup), run undeferred."""
+from __future__ import annotations
+
+
+from ompgpu.analysis.symbols import region_uses
+from ompgpu.errors import UnsupportedError
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_var_names
+from ompgpu.codegen.device import data_sharing, reductions
+
+
+def task(em, n: OmpConstruct) -> str:
+    """Tasks in device code run undeferred: the encountering thread executes the task (or,
+    for taskloop, every iteration in order) at once, which OpenMP allows (an included
+    task); `depend` (with iterators and depend objects too) is then satisfied by program
+    order, taskwait/taskgroup wait for nothing, and `affinity` (a hint) has nothing to say.
+    The data environment is the task's: private and firstprivate copies, explicit or by
+    OpenMP's default rules (a variable the task writes that is not shared in the enclosing
+    context is firstprivate)."""
+    d = n.directive
+    for c in d.clauses:
+        if c.kind in ("detach", "in_reduction", "task_reduction"):
+            raise UnsupportedError(f"'{c.kind}' on '#pragma omp {d.name}' in device code is not supported yet", c.coord)
+    if d.leaves[0] == "taskgroup":
+        return em.stmt_text(n.body)
+    # (a reduction item of taskloop is combined into the original: not copied here)
+    explicit = {item.name: c.kind for c in d.clauses
+                if c.kind in ("private", "firstprivate", "shared", "lastprivate", "reduction") for item in c.items}
+    default = next((c.value for c in d.clauses if c.kind == "default"), None)
+    loop_vars: tuple[str, ...] = ()
+    if d.leaves[0] == "taskloop":
+        loop_vars = loop_var_names(n.body, collapse_depth(d))
+    uses = region_uses(n.body, em.env)
+    copies = {name: "private" for name in loop_vars}
+    for sym in uses.order:
+        kind = explicit.get(sym.name)
+        if kind in ("private", "firstprivate"):
+            copies[sym.name] = kind
+        elif kind is None and sym.name not in copies and sym in uses.written and not sym.is_global and \
+                default != "shared" and sym.name not in em.task_shared:
+            copies[sym.name] = "firstprivate"
+    for item_name, kind in explicit.items():  # listed but not used in the body
+        if kind in ("private", "firstprivate") and item_name not in copies and em.env.lookup(item_name) is not None:
+            copies[item_name] = kind
+    text = em.stmt_text(n.body)
+    if d.leaves[0] == "taskloop":
+        reds = reductions.reduction_items(em, d)
+        if reds:  # every iteration on this thread: one private copy, combined atomically
+            text = em.render_with_ids("reduction_scope.j2", reds=reds, on_stack=em.on_master_stack(), body=text, barrier=False, team_size="1u")
+    return data_sharing.privatize_names(em, copies, text)

@@ -1,0 +1,388 @@
+"""Worksharing: for, distribute (and distribute parallel for over the grid), simd, loop,
+sections and scope; canonical loop nests, schedules, lastprivate and linear items, batched
+stores."""
+from __future__ import annotations
+
+import copy
+import dataclasses
+from dataclasses import dataclass
+from typing import Callable
+
+from pycparser import c_ast
+
+from ompgpu.analysis.library import PURE_LIBRARY
+from ompgpu.analysis.symbols import Env, Symbol, declare, has_side_effect, is_pointer, resolve_typedef
+from ompgpu.codegen.footprint import short_iteration, tile_footprint
+from ompgpu.errors import OmpSemanticError, UnsupportedError
+from ompgpu.outliner.outline import region_sharing
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_header_names, loop_nest, loop_var_names
+from ompgpu.parser.directives import Directive
+from ompgpu.codegen.device import data_sharing, parallel, reductions
+from ompgpu.codegen.device.cdecl import cxx_name, type_string, is_narrow_integer, is_integer_type
+
+
+@dataclass
+class _Loop:
+    var: str
+    var_type: str
+    lb: str
+    ub: str  # exclusive when step > 0 (after adjusting <=), for step < 0 the other way
+    step: str
+    cond_op: str
+    narrow: bool = False  # the variable has 32 bits or fewer: its value is computed in 32-bit arithmetic
+
+    @property
+    def cmp(self) -> str:
+        """The runtime's name of the loop's comparison (OMPGPU_CMP_<cmp>)."""
+        return {"<": "LT", "<=": "LE", ">": "GT", ">=": "GE", "!=": "NE"}[self.cond_op]
+
+    @property
+    def trip_count(self) -> str:
+        """C expression of the loop's iteration count."""
+        return (f"ompgpu_trip_count((long long)({self.lb}), (long long)({self.ub}), (long long)({self.step}), "
+                f"OMPGPU_CMP_{self.cmp})")
+
+
+# Iterations of a `lhs = rhs` loop body that a thread runs together (loop.j2's batch): their
+# reads, then their stores. On an H100 the nested transpose (one store per read, 256 teams of 256
+# threads) waited on one load at a time: each thread's next read could not pass its store
+# (the two pointers might alias). Batched by 2 or by 4 it ran 0.41-0.46 ms against 0.45-0.49;
+# by 4, heartwall's kernel (two such loops) ran 3.55 ms against 3.21, by 2 3.17
+# (bench/results/exp-h100-2026-11-25-s7-batched-stores.txt).
+BATCH_ITERATIONS = 2
+
+
+_ARITHMETIC_WORDS = frozenset({"char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool"})
+
+
+def _scalar_element(t: c_ast.Node | None, subscripts: int, env: Env) -> bool:
+    """Whether indexing an object of type t `subscripts` times gives an arithmetic or pointer
+    object that is not volatile (an element that a pointer can address and a copy can hold)."""
+    for _ in range(subscripts):
+        t = resolve_typedef(t, env)
+        if not isinstance(t, (c_ast.PtrDecl, c_ast.ArrayDecl)) or "volatile" in (getattr(t, "quals", None) or []):
+            return False
+        t = t.type
+    t = resolve_typedef(t, env)
+    if isinstance(t, c_ast.PtrDecl):
+        return "volatile" not in (t.quals or [])
+    return (isinstance(t, c_ast.TypeDecl) and isinstance(t.type, c_ast.IdentifierType) and "volatile" not in (t.quals or [])
+            and set(t.type.names) <= _ARITHMETIC_WORDS)
+
+
+def _batchable_store(stmt: c_ast.Node, env: Env) -> c_ast.Assignment | None:
+    """The statement `a[i]...[k] = rhs` when a loop body is that alone: a plain assignment to an
+    element of an array or through a pointer, of arithmetic or pointer type, whose subscripts
+    and right-hand side change nothing (no assignment, ++/--, or call other than a pure library
+    function). None for any other body."""
+    while isinstance(stmt, c_ast.Compound) and stmt.block_items is not None and len(stmt.block_items) == 1:
+        stmt = stmt.block_items[0]
+    if not (isinstance(stmt, c_ast.Assignment) and stmt.op == "="):
+        return None
+    root, subscripts = stmt.lvalue, 0
+    while isinstance(root, c_ast.ArrayRef):
+        if has_side_effect(root.subscript, PURE_LIBRARY):
+            return None
+        root, subscripts = root.name, subscripts + 1
+    if subscripts == 0 or not isinstance(root, c_ast.ID) or has_side_effect(stmt.rvalue, PURE_LIBRARY):
+        return None
+    sym = env.lookup(root.name)
+    if sym is None or sym.kind != "var" or not _scalar_element(sym.type, subscripts, env):
+        return None
+    return stmt
+
+
+def loop_construct(em, n: OmpConstruct) -> str:
+    """`loop`: distribute + parallel for at team level, for inside a parallel region."""
+    d = n.directive
+    if em.in_region:
+        return workshare_for(em, n, dataclasses.replace(d, name="for"))
+    return distribute(em, OmpConstruct(dataclasses.replace(d, name="distribute parallel for"), n.body, n.coord))
+
+
+def analyze_loops(em, d: Directive, body: c_ast.Node) -> list[_Loop]:
+    nest = loop_nest(body, collapse_depth(d))
+    loops = [canonical_loop(em, f, d) for f in nest]
+    # A collapsed nest is dealt out as one iteration space computed before the loops run:
+    # an inner loop's bounds may not depend on an outer loop's variable (OpenMP 5.0's
+    # non-rectangular nests are not supported yet).
+    outer: set[str] = set()
+    for f, loop in zip(nest, loops):
+        used = loop_header_names(f) - {loop.var}
+        dependent = sorted(used & outer)
+        if dependent:
+            raise UnsupportedError(f"collapse of a non-rectangular loop nest (the bounds of the loop over "
+                                   f"'{loop.var}' depend on '{dependent[0]}') is not supported yet", em.user_coord(f))
+        outer.add(loop.var)
+    return loops
+
+
+def canonical_loop(em, f: c_ast.For, d: Directive) -> _Loop:
+    err = lambda why: UnsupportedError(f"loop of '#pragma omp {d.name}' is not in canonical form ({why})", em.user_coord(f))  # noqa: E731
+    init = f.init
+    if isinstance(init, c_ast.DeclList) and len(init.decls) == 1:
+        decl = init.decls[0]
+        var, vtype, lb = decl.name, type_string(decl.type), decl.init
+        narrow = is_narrow_integer(decl.type, em.env)
+    elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
+        var, lb = init.lvalue.name, init.rvalue
+        sym = em.env.lookup(var)
+        vtype = type_string(sym.type) if sym is not None and sym.type is not None else "long long"
+        narrow = sym is not None and is_narrow_integer(sym.type, em.env)
+    else:
+        raise err("expected 'var = lb' or a declaration as the loop's init")
+    if lb is None:
+        raise err("the loop variable has no initial value")
+    cond = f.cond
+    if not isinstance(cond, c_ast.BinaryOp) or cond.op not in ("<", "<=", ">", ">=", "!="):
+        raise err("expected 'var < ub', 'var <= ub', 'var > ub' or 'var >= ub' as the condition")
+    if isinstance(cond.left, c_ast.ID) and cond.left.name == var:
+        op, ub = cond.op, cond.right
+    elif isinstance(cond.right, c_ast.ID) and cond.right.name == var:
+        op = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "!=": "!="}[cond.op]
+        ub = cond.left
+    else:
+        raise err(f"the condition does not test '{var}'")
+    step_of = _loop_step(f.next, var)
+    if step_of is None:
+        raise err("expected ++, --, += or -= of the loop variable as the increment")
+    step_expr, subtracted = step_of
+    step = step_expr if isinstance(step_expr, str) else em.visit(step_expr)
+    if subtracted:
+        step = f"-(long long)({step})"
+    return _Loop(cxx_name(var), vtype, em.visit(lb), em.visit(ub), step, op, narrow)
+
+
+def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str | None,
+               range_from: tuple[str, str] | None, lastprivate: list[str], nowait: bool, barrier: bool,
+               linear: tuple[tuple[str, str], ...] = (), barrier_before: bool = False,
+               phase: tuple[c_ast.Node, Callable[[str], str]] | None = None, tile_bytes: int | None = None) -> str:
+    """A worksharing (or distribute, or serial) loop over d's loop nest. `phase`: print that
+    statement and pass its text through the function, instead of the innermost loop's body
+    (the two phases of a scan loop)."""
+    loops = analyze_loops(em, d, body)
+    loop_var_names = [l.var for l in loops]
+    linear = tuple((cxx_name(name), step) for name, step in linear if cxx_name(name) not in loop_var_names)
+    nest = loop_nest(body, len(loops))
+    inner = nest[-1].stmt if phase is None else phase[0]
+    # The loop variables are private: the template declares them, so the body's scope has them.
+    conditional = {item.name for c in d.clauses if c.kind == "lastprivate" and c.modifier == "conditional"
+                   for item in c.items}
+    entries = [data_sharing.lastprivate_item(em, v, v in conditional) for v in lastprivate]
+    saved, em.env = em.env, em.env.child()
+    for f in nest:
+        declare_loop_var(em, f)
+    saved_stores = em.conditional_stores
+    if conditional:
+        em.g.conditional_count += 1
+        now = f"__cond_iv{em.g.conditional_count}"
+        em.conditional_stores = dict(saved_stores)
+        em.conditional_stores.update({e["name"]: (em.env.lookup(name), e["iv"], now)
+                                        for name, e in zip(lastprivate, entries) if e["conditional"]})
+    else:
+        now = None
+    body_text = em.stmt_text(inner)
+    if phase is not None:
+        body_text = phase[1](body_text)
+    # A team's loop whose iterations the user left to the implementation (no schedule) and
+    # whose body is one store of a value read from memory: several iterations' reads go ahead
+    # of their stores (loop.j2's batch). Not a loop over the grid: the host launches those
+    # with about one iteration per thread where they are short (runtime/host/target.cpp).
+    store = None
+    if phase is None and not lastprivate and not linear and not conditional and d.clause("schedule") is None \
+            and (schedule_kind, chunk) == ("static", "1"):
+        store = _batchable_store(inner, em.env)
+    batch = {"n": BATCH_ITERATIONS, "lhs": em.visit(store.lvalue), "rhs": em.visit(store.rvalue)} if store else None
+    em.conditional_stores = saved_stores
+    em.env = saved
+    aligned = em.aligned()
+    # A linear item is a lastprivate one whose private copy starts each iteration at its
+    # original value plus the iteration's number times the step.
+    lastprivate = entries + [{"name": name, "array": None, "conditional": False} for name, _ in linear]
+    return em.render_with_ids("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=body_text, batch=batch, aligned=aligned,
+                  range_from=range_from, lastprivate=lastprivate, iteration_now=now,
+                  linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
+                  loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=em.team_size,
+                  whole_block=em.whole_block)
+
+
+def linear_items(em, d: Directive) -> tuple[tuple[str, str], ...]:
+    """(name, step) of each linear item of a worksharing loop."""
+    out = []
+    for c in d.clauses:
+        if c.kind != "linear":
+            continue
+        if c.modifier not in (None, "val"):
+            raise OmpSemanticError(f"the '{c.modifier}' modifier of 'linear' is allowed only on 'declare simd'", c.coord)
+        if c.modifier is not None:
+            raise UnsupportedError("'linear' with the 'val' modifier on a loop construct is not supported yet", c.coord)
+        for item in c.items:
+            sym = em.declared_symbol(item.name)
+            t = resolve_typedef(sym.type, em.env) if sym is not None else None
+            if t is None or not (is_pointer(t) or is_integer_type(t, em.env)):
+                raise OmpSemanticError(f"linear item '{item.name}' must be of integer or pointer type", item.coord)
+            out.append((item.name, c.step.text if c.step is not None else "1"))
+    return tuple(out)
+
+
+def declare_loop_var(em, f: c_ast.For) -> None:
+    if isinstance(f.init, c_ast.DeclList):
+        for decl in f.init.decls:
+            declare(em.env, decl)
+    elif isinstance(f.init, c_ast.Assignment) and isinstance(f.init.lvalue, c_ast.ID):
+        outer = em.env.lookup(f.init.lvalue.name)
+        if outer is not None and outer.kind == "var":
+            # a fresh private copy, distinct from the outer variable it shadows
+            em.env.add(Symbol(outer.name, "var", copy.copy(outer.decl), is_global=False))
+
+
+def schedule(em, d: Directive) -> tuple[str, str | None]:
+    c = d.clause("schedule")
+    if c is None:
+        # The default schedule is implementation-defined; on the GPU it is static with
+        # chunk 1, so consecutive threads take consecutive iterations and their memory
+        # accesses coalesce (one contiguous block per thread would stride them apart).
+        return "static", "1"
+    kind = c.schedule_kind if c.schedule_kind not in ("auto", "runtime") else "static"
+    return kind, (c.chunk.text if c.chunk is not None else None)
+
+
+def workshare_for(em, n: OmpConstruct, d: Directive, range_from=None, combined: bool = False) -> str:
+    kind, chunk = schedule(em, d)
+    if combined and em.grid_loop:
+        kind, chunk = "grid", None
+    if d.has("ordered"):
+        raise UnsupportedError("'ordered' loops on the device are not supported yet", d.coord)
+    if any(c.kind == "reduction" and c.modifier == "inscan" for c in d.clauses):
+        return data_sharing.privatize(em, d, reductions.scan_loop(em, n, d, kind, chunk, range_from))
+    lastp = [item.name for c in d.clauses if c.kind == "lastprivate" for item in c.items]
+    # A `for` combined with `parallel` has its reductions done by the region; alone, by itself.
+    reds = [] if combined else reductions.reduction_items(em, d)
+    # The loop's implicit barrier is implied when the loop ends its parallel region: the
+    # region's end joins the team (generic: the join barrier; SPMD: the region's closing
+    # barrier, or the kernel's end, or the next chunk of the same distribute loop, whose
+    # iterations are independent of this chunk's).
+    barrier = not reds
+    if barrier and not d.has("nowait") and (combined or id(n) == em.region_tail):
+        barrier = False
+        em.g.remarks.append((d.coord, f"implicit barrier of '#pragma omp {n.directive.name}' removed: the end of the "
+                                        "parallel region synchronizes the team"))
+    text = loop_code(em, d, n.body, kind, chunk, range_from, lastp, d.has("nowait"), barrier=barrier,
+                           linear=linear_items(em, d), barrier_before=True,
+                           tile_bytes=em.grid_tile_bytes if kind == "grid" else None)
+    if reds:
+        text = em.render_with_ids("reduction_scope.j2", reds=reds, on_stack=em.on_master_stack(), body=text, barrier=not d.has("nowait"), team_size=em.team_size,
+                              whole_block=em.whole_block)
+    # private/firstprivate of a `for` inside a parallel region: each thread's own copy (a
+    # `parallel for` has them made by the region already)
+    return text if combined else data_sharing.privatize(em, d, text)
+
+
+def simd(em, n: OmpConstruct) -> str:
+    """A simd loop runs as a serial loop of the thread that meets it. Its private and
+    firstprivate items are that thread's copies; with linear items, the normalized loop
+    sets each iteration's copy (the body need not advance it)."""
+    d = n.directive
+    linear = linear_items(em, d)
+    if not linear:
+        return data_sharing.privatize(em, d, em.stmt_text(n.body))
+    lastp = [item.name for c in d.clauses if c.kind == "lastprivate" for item in c.items]
+    return data_sharing.privatize(em, d, loop_code(em, d, n.body, "serial", None, None, lastp, True, barrier=False, linear=linear))
+
+
+def distribute(em, n: OmpConstruct) -> str:
+    d = n.directive
+    rest = d.leaves[1:]
+    if em.in_region:
+        raise OmpSemanticError("'distribute' must be closely nested in a 'teams' region", d.coord)
+    ds = d.clause("dist_schedule")
+    dchunk = ds.chunk.text if ds is not None and ds.chunk is not None else None
+    if not rest or rest == ("simd",):
+        lastp = [item.name for c in d.clauses if c.kind == "lastprivate" for item in c.items]
+        return data_sharing.privatize(em, d, loop_code(em, d, n.body, "distribute", dchunk, None, lastp, True, barrier=False))
+    if rest[0] != "parallel":
+        raise UnsupportedError(f"'#pragma omp {d.name}' is not supported yet", d.coord)
+    # distribute parallel for: this team's block of iterations, then a parallel for over it.
+    loops = analyze_loops(em, d, n.body)
+    # Without a dist_schedule the distribute schedule is ours to choose, and so is the loop
+    # schedule without a schedule clause; schedule(static) without a chunk may map
+    # iterations to threads in any way that splits them into one chunk per thread. All
+    # three get the coalesced mapping: with at least one iteration per thread of the grid,
+    # chunks of one team's size dealt round-robin to the teams, each thread one iteration
+    # of each chunk (a grid-stride loop: consecutive threads, consecutive iterations); with
+    # fewer, a block of n / teams per team, one iteration per thread (every team busy).
+    # One call of the region per team. SPMD kernels only.
+    grid = (dchunk is None and em.spmd and d.clause("num_threads") is None
+            and (d.clause("schedule") is None or schedule(em, d) == ("static", None)))
+    # Iterations that are tiles (footprint.py) and no schedule clause: fewer threads in
+    # flight, each a block of consecutive iterations (schedule(static) keeps one chunk per
+    # thread of the grid).
+    tile_bytes = None
+    iteration = loop_nest(n.body, collapse_depth(d))[-1].stmt
+    if grid and d.clause("schedule") is None:
+        tile_bytes = tile_footprint(iteration, em.env)
+        if tile_bytes is not None:
+            em.g.remarks.append((d.coord, f"iterations of '#pragma omp {d.name}' are tiles of about {tile_bytes} "
+                                            "bytes of cache lines: blocks of consecutive iterations on fewer threads, "
+                                            "about L2 / that many at once"))
+    if grid and tile_bytes is None and not short_iteration(iteration, em.g.p.functions):
+        em.long_grid_loop = True
+    pf = OmpConstruct(dataclasses.replace(d, name=" ".join(rest)), n.body, n.coord)
+    loop_vars = loop_var_names(n.body, collapse_depth(d))
+    sharing = region_sharing(pf, n.body, em.env, loop_vars=loop_vars)
+    fork = parallel.outline(em, pf, sharing, inner=dataclasses.replace(d, name=" ".join(rest[1:])),
+                         extra_values=(("long long", "__dist_lo", "__dist_lo"), ("long long", "__dist_hi", "__dist_hi")),
+                         range_from=("__dist_lo", "__dist_hi"), grid_loop=grid, grid_tile_bytes=tile_bytes)
+    return em.render_with_ids("distribute_fork.j2", loops=loops, chunk=dchunk, fork=fork, whole=grid)
+
+
+# sections and scope: worksharing of blocks
+def sections(em, n: OmpConstruct) -> str:
+    d = n.directive
+    body = n.body
+    items = body.block_items if isinstance(body, c_ast.Compound) else [body]
+    secs = []
+    for it in items or []:
+        if isinstance(it, OmpConstruct) and it.directive.name == "section":
+            secs.append(em.stmt_text(it.body))
+        else:
+            secs.append(em.stmt_text(it))
+    return data_sharing.privatize(em, d, em.render_with_ids("stmt.j2", kind="sections", sections=secs, nowait=d.has("nowait")))
+
+
+def scope(em, n: OmpConstruct) -> str:
+    """OpenMP 5.1 `scope`: every thread of the team runs the block, with its private and
+    firstprivate copies; reductions combine into the shared variables; a team barrier ends
+    it unless nowait (the reduction's own combine ends in that barrier)."""
+    d = n.directive
+    body = em.stmt_text(n.body)
+    reds = reductions.reduction_items(em, d)
+    if reds:
+        text = em.render_with_ids("reduction_scope.j2", reds=reds, on_stack=em.on_master_stack(), body=body,
+                      barrier=not d.has("nowait"), team_size=em.team_size, whole_block=em.whole_block)
+    elif d.has("nowait"):
+        text = body
+    else:
+        text = body + em.render_with_ids("stmt.j2", kind="barrier", team_size=em.team_size, aligned=em.aligned(),
+                             whole_block=em.whole_block)
+    return data_sharing.privatize(em, d, text)
+
+
+def _loop_step(nxt, var) -> tuple[c_ast.Node | str, bool] | None:
+    """The increment of a canonical loop: (the step's expression or text, whether it is
+    subtracted), or None. A subtracted step is negated only after its conversion to the
+    signed 64-bit step (`u -= 5u` steps by -5, not by the unsigned value of -5u)."""
+    if isinstance(nxt, c_ast.UnaryOp) and isinstance(nxt.expr, c_ast.ID) and nxt.expr.name == var:
+        return ("1" if "+" in nxt.op else "-1"), False
+    if isinstance(nxt, c_ast.Assignment) and isinstance(nxt.lvalue, c_ast.ID) and nxt.lvalue.name == var:
+        if nxt.op == "+=":
+            return nxt.rvalue, False
+        if nxt.op == "-=":
+            return nxt.rvalue, True
+        if nxt.op == "=" and isinstance(nxt.rvalue, c_ast.BinaryOp) and nxt.rvalue.op in ("+", "-"):
+            r = nxt.rvalue
+            if isinstance(r.left, c_ast.ID) and r.left.name == var:
+                return r.right, r.op == "-"
+            if r.op == "+" and isinstance(r.right, c_ast.ID) and r.right.name == var:
+                return r.left, False
+    return None
