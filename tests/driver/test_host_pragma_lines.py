@@ -1,7 +1,8 @@
 """The host code's pragma lines as the host compiler (gcc 12) must see them: one rewriter
-(ompgpu.codegen.host._host_pragma_lines) for requires, begin declare target, allocate and
+(ompgpu.codegen.host.pragmas.host_pragma_lines) for requires, begin declare target, allocate and
 declare mapper, metadirectives, imperfect collapse and array shaping."""
-from ompgpu.codegen.host import _host_pragma_lines, host_item_text
+from ompgpu.codegen.host import host_item_text
+from ompgpu.codegen.host.pragmas import host_pragma_lines as _host_pragma_lines
 from ompgpu.errors import SourceCoord
 from ompgpu.parser.pragma import parse_pragma
 

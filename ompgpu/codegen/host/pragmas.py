@@ -1,0 +1,221 @@
+"""Host pragmas: every `#pragma omp` line as the host compiler must see it (OpenMP 5.x that
+gcc lacks lowered: requires, metadirective, begin declare target, array shaping, imperfect
+collapse; begin declare variant blocks resolved), and a target region's host fallback.
+"""
+from __future__ import annotations
+
+import re
+
+from ompgpu.errors import OmpgpuError, SourceCoord
+from ompgpu.parser.context import select_metadirective
+from ompgpu.parser.pragma import parse_pragma
+
+from ompgpu.codegen.host.maps import host_item_text
+
+
+def _clause_spans(line: str, kinds: tuple[str, ...]) -> list[tuple[int, int, str, str]]:
+    """(start, end, kind, argument text) of each clause of those kinds on a pragma line;
+    the argument is what is inside the parentheses ('' for `nowait`)."""
+    spans, pos = [], 0
+    for m in re.finditer(r"\b(" + "|".join(kinds) + r")\b", line):
+        if m.start() < pos or line.count("(", 0, m.start()) != line.count(")", 0, m.start()):
+            continue  # inside another clause's parentheses
+        k = m.end()
+        while k < len(line) and line[k] in " \t":
+            k += 1
+        if k < len(line) and line[k] == "(":
+            depth, open_at = 0, k
+            while k < len(line):
+                depth += {"(": 1, ")": -1}.get(line[k], 0)
+                k += 1
+                if depth == 0:
+                    break
+            spans.append((m.start(), k, m.group(1), line[open_at + 1:k - 1]))
+            pos = k
+        elif m.group(1) == "nowait":
+            spans.append((m.start(), m.end(), "nowait", ""))
+            pos = m.end()
+    return spans
+
+
+# The modifiers and map type before the ':' of a map clause (not a ':' of an array section).
+_MAP_PREFIX_RE = re.compile(r"\s*(?:(?:always|close|present|mapper\s*\([^)]*\)|iterator\s*\([^)]*\)|to|from|tofrom|"
+                            r"alloc|release|delete)\s*,?\s*)+:(?!:)")
+
+
+def host_fallback(construct_text: str, d, in_task: bool) -> str:
+    """The target construct's own text as the host fallback. libgomp must run it on the
+    host whatever its device clause, default device or OMP_TARGET_OFFLOAD say (ompgpu
+    already decided: the region runs here), so its `if` becomes `if(target: 0)` (an `if`
+    without modifier keeps applying to a combined `parallel` as `if(parallel: ...)`); in a
+    target task the construct's nowait and depend are done by the task. Clauses the host
+    compiler may not know and that say nothing on the host (the `present` map modifier,
+    `has_device_addr`) are left out."""
+    nl = construct_text.find("\n")
+    line, rest = (construct_text, "") if nl < 0 else (construct_text[:nl], construct_text[nl:])
+    kinds = ("if", "map", "has_device_addr", "uses_allocators") + (("nowait", "depend", "in_reduction") if in_task else ())
+    out, pos, extra = [], 0, []
+    for start, end, kind, arg in _clause_spans(line, kinds):
+        if kind == "uses_allocators":
+            # Predefined allocators (the only ones device code accepts) need no declaring on
+            # the host, and gcc 12 does not know the clause (OpenMP 5.0).
+            out.append(line[pos:start])
+            pos = end
+            continue
+        if kind == "in_reduction":
+            # The target task around the construct joined the task reduction: the items are
+            # its copies, which the construct maps tofrom (a scalar would otherwise be
+            # firstprivate in the host fallback and its update lost).
+            out.append(line[pos:start])
+            pos = end
+            extra.append(f"map(tofrom: {arg.partition(':')[2].strip()})")
+            continue
+        if kind == "has_device_addr":
+            # On the host every address is the host's: the clause says nothing there, and gcc 12
+            # rejects its array sections (OpenMP 5.1). The fallback leaves it out.
+            out.append(line[pos:start])
+            pos = end
+            continue
+        if kind == "map":
+            # The `present` modifier (OpenMP 5.1) holds on the host by definition, and the host
+            # compiler may not know it (gcc 12 rejects it): the fallback's map leaves it out.
+            prefix = _MAP_PREFIX_RE.match(arg)  # up to the modifiers' ':', not a section's
+            head, items = (arg[:prefix.end() - 1], arg[prefix.end():]) if prefix else ("", arg)
+            if re.search(r"\bpresent\b|\bmapper\s*\(", head):
+                # mapper(...) (OpenMP 5.0): ompgpu applied the mapper; on the host it says nothing
+                head = re.sub(r"\bmapper\s*\([^)]*\)", "", head)
+                words = [w for w in re.split(r"[,\s]+", head) if w and w != "present"]
+                arg = (", ".join(words) + ": " if words else "") + items.strip()
+            out.append(line[pos:start] + f"map({arg})")
+            pos = end
+            continue
+        if kind == "if":
+            modifier, _, expr = arg.partition(":") if re.match(r"\s*[a-z ]+:(?!:)", arg) else ("", "", arg)
+            modifier = modifier.strip()
+            if modifier and modifier != "target":
+                continue  # if(parallel: ...), if(simd: ...): kept as written
+            if not modifier and "parallel" in d.leaves:
+                extra.append(f"if(parallel: {expr.strip()})")
+        out.append(line[pos:start])
+        pos = end
+    out.append(line[pos:])
+    return "".join(out) + " " + " ".join(extra + ["if(target: 0)"]) + rest
+
+
+# requires clauses that ompgpu satisfies itself and the host compiler may reject (gcc 12 has
+# "sorry, unimplemented" for unified_address): left out of the host code.
+_REQUIREMENTS_MET_BY_OMPGPU = ("unified_address", "unified_shared_memory")
+
+
+_PRAGMA_OMP_LINE = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+)(omp\b.*)$")
+
+
+_DROPPED_DIRECTIVE = re.compile(r"omp[ \t]+(?:allocate[ \t]*\(|declare[ \t]+mapper\b)")
+
+
+_BEGIN_DECLARE_TARGET = re.compile(r"omp[ \t]+begin[ \t]+declare[ \t]+target\b")
+
+
+_REQUIRES = re.compile(r"(omp[ \t]+requires\b)(.*)$")
+
+
+_METADIRECTIVE = re.compile(r"omp[ \t]+metadirective\b")
+
+
+_SHAPE_START = re.compile(r"\(\s*\[")
+
+
+def blank_lines(text: str, ranges: tuple[tuple[int, int], ...]) -> str:
+    """The text with the lines of each (first, last) range emptied; line numbers stay."""
+    if not ranges:
+        return text
+    lines = text.split("\n")
+    for first, last in ranges:
+        lines[first - 1:last] = [""] * (last - first + 1)
+    return "\n".join(lines)
+
+
+def host_pragma_lines(text: str, imperfect: tuple[tuple[int, int, int], ...], offload_arch: str) -> str:
+    """Every `#pragma omp` line of the host code as the host compiler must see it: gcc 12
+    implements OpenMP 4.5 and part of 5.0, and ompgpu lowers the rest itself, so those lines
+    change (see _host_pragma). A changed line is padded with blanks to its old length where it
+    got shorter, and keeps its place: line numbers stay."""
+    collapse_at = {line_no: (depth, perfect) for line_no, depth, perfect in imperfect}
+    if "omp" not in text:
+        return text
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if "pragma" not in line:
+            continue
+        m = _PRAGMA_OMP_LINE.match(line)
+        if m is None:
+            continue
+        new = _host_pragma(m.group(1), m.group(2), offload_arch, collapse_at.get(i + 1))
+        if new != line:
+            lines[i] = new.ljust(len(line))
+    return "\n".join(lines)
+
+
+def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple[int, int] | None) -> str:
+    """One pragma line (`prefix` is `#pragma `, `directive` starts with `omp`) for the host compiler:
+
+    - `allocate` and `declare mapper` directives blanked: the allocate directive says where
+      variables live, which the host program cannot observe beyond alignment; a declare mapper
+      has been applied to the map clauses already;
+    - `begin declare target [clauses]` (5.1) as the 5.0 `declare target`: its device_type and
+      indirect say nothing about the host's copy of the functions;
+    - `requires` without the clauses ompgpu meets itself;
+    - a metadirective as the variant the host takes (gcc 12 ignores metadirective: a loop meant
+      to be `parallel for` would run on one thread), blank where it takes none; device code got
+      the GPU's variant from the binder;
+    - the collapse(n) of a loop directive whose nest is imperfect (5.0) as collapse of its
+      perfect depth (gcc 12 rejects such nests): the outer loops collapsed and the rest inside
+      each iteration, the same program;
+    - array shaping `([n][m])p` (5.0) in depend and affinity lists as the storage it names
+      (see host_item_text)."""
+    if _DROPPED_DIRECTIVE.match(directive):
+        return ""
+    if _BEGIN_DECLARE_TARGET.match(directive):
+        return prefix + "omp declare target"
+    m = _REQUIRES.match(directive)
+    if m is not None:
+        clauses = [c for c in re.findall(r"[a-z_]+(?:\s*\([^)]*\))?", m.group(2))
+                   if c.split("(")[0].strip() not in _REQUIREMENTS_MET_BY_OMPGPU]
+        return (prefix + m.group(1) + " " + ", ".join(clauses)) if clauses else ""
+    if _METADIRECTIVE.match(directive):
+        try:
+            chosen = select_metadirective(parse_pragma(directive, SourceCoord("<host>", 1, 1)), False, offload_arch)
+        except OmpgpuError:
+            return prefix + directive  # the binder reported what it had to; keep the line as written
+        return f"{prefix}omp {chosen.variant}" if chosen and chosen.variant not in ("", "nothing") else ""
+    if collapse is not None:
+        depth, perfect = collapse
+        directive = re.sub(r"\bcollapse\s*\(\s*" + str(depth) + r"\s*\)",
+                           lambda c: f"collapse({perfect})" if perfect > 1 else "", directive, count=1)
+    if _SHAPE_START.search(directive):
+        directive = _host_shaping(directive)
+    return prefix + directive
+
+
+def _host_shaping(directive: str) -> str:
+    """The directive with each shaped list item written as host_item_text gives it (gcc 12 has
+    no array shaping). In depend and affinity clauses; in the to and from clauses of a target
+    update only where the host compiler sees the construct, with --offload=none (the update then
+    has no device to copy from)."""
+    try:
+        d = parse_pragma(directive, SourceCoord("<host>", 1, 1))
+    except OmpgpuError:
+        return directive  # the binder reported what it had to
+    if d is None:
+        return directive
+    spans = []
+    for c in d.clauses:
+        if c.kind not in ("depend", "affinity", "to", "from"):
+            continue
+        for item in c.items:
+            if item.shape:
+                start = directive.rindex("(", 0, item.shape[0].coord.col - 1)
+                spans.append((start, item.coord.col - 1 + len(item.text), host_item_text(item)))
+    for start, end, new in sorted(spans, reverse=True):
+        directive = directive[:start] + new + directive[end:]
+    return directive

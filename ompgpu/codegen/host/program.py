@@ -1,0 +1,234 @@
+"""Host code generation: the preprocessed program with its target constructs replaced.
+
+The host compiler sees the preprocessed text of the user's file (real headers, GNU
+extensions and all). Each host-level construct (target region, target data, enter/exit
+data, update) is spliced out by its extent in that text and replaced with calls into the
+host runtime; a target region keeps its original text as the host fallback, which the
+host compiler builds with -fopenmp. Line markers keep the user's line numbers.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+
+from ompgpu.analysis.symbols import has_side_effect, is_pointer, resolve_typedef
+from ompgpu.codegen.footprint import short_iteration
+from ompgpu.codegen.render import render
+from ompgpu.errors import UnsupportedError
+from ompgpu.outliner.outline import Kernel, Program, target_kind
+
+from ompgpu.analysis.library import PURE_LIBRARY
+from ompgpu.codegen.cprint import CPrinter
+from ompgpu.parser.bind import OmpConstruct, canonical_for, collapse_depth, loop_nest
+from ompgpu.codegen.host.maps import data_maps, kernel_maps, update_sections
+from ompgpu.codegen.host.pragmas import blank_lines, host_fallback, host_pragma_lines
+from ompgpu.codegen.host.source_text import refer_to_device, statement_end
+from ompgpu.codegen.host.tasks import data_task_vars, kernel_task_vars, target_task
+
+
+# Host OpenMP device-memory API calls that ompgpu's runtime implements (libgomp has its own).
+RENAMED_HOST_API = ("omp_target_alloc", "omp_target_free", "omp_target_memcpy", "omp_target_memcpy_rect", "omp_target_is_present",
+                    "omp_target_associate_ptr", "omp_target_disassociate_ptr", "omp_get_num_devices",
+                    "omp_get_default_device", "omp_set_default_device", "omp_get_initial_device",
+                    "omp_is_initial_device", "omp_get_device_num")
+
+
+_RENAME_RE = re.compile(r"\b(" + "|".join(RENAMED_HOST_API) + r")\b")
+
+
+def generate_host(program: Program, kernel_names: dict[int, str], offload: str, device_globals: tuple[str, ...] = (),
+                  kernel_modes: dict[int, str] | None = None, kernel_max_threads: dict[int, int] | None = None,
+                  offload_arch: str = "sm_90", kernel_dense: frozenset[int] = frozenset()) -> str:
+    pre = program.bound.pre
+    text = host_pragma_lines(blank_lines(pre.text, program.bound.host_blank_lines), program.bound.imperfect_collapses,
+                              offload_arch)
+    if offload == "none":
+        return text
+    line_starts = [0]
+    for m in re.finditer("\n", text):
+        line_starts.append(m.end())
+    kernels = {id(k.construct): k for k in program.kernels}
+    spans = []
+    for c in program.host_constructs:
+        start = line_starts[c.coord.line - 1]
+        body_start = line_starts[c.coord.line] if c.coord.line < len(line_starts) else len(text)
+        end = body_start if c.body is None else statement_end(text, body_start, c)
+        spans.append((start, end, body_start, c))
+    descs, locs = [], []
+    link_globals = _link_globals(program)
+
+    def replace(lo: int, hi: int, inner: list) -> str:
+        """Text of [lo, hi) with the constructs in `inner` (sorted, non-overlapping at this level) replaced."""
+        out, pos = [], lo
+        i = 0
+        while i < len(inner):
+            start, end, body_start, c = inner[i]
+            nested = [s for s in inner[i + 1:] if s[0] >= start and s[1] <= end]
+            out.append(text[pos:start])
+            out.append(construct_text(start, end, body_start, c, nested))
+            out.append(_line_marker(pre, text, end, line_starts))
+            pos = end
+            i += 1 + len(nested)
+        out.append(text[pos:hi])
+        return "".join(out)
+
+    def construct_text(start, end, body_start, c: OmpConstruct, nested) -> str:
+        d = c.directive
+        loc_name = f"__ompgpu_loc{len(locs)}"
+        locs.append({"name": loc_name, "file": d.coord.file, "line": d.coord.line, "col": d.coord.col, "construct": d.name})
+        device = _clause_expr(d, "device") or "OMPGPU_DEVICE_DEFAULT"
+        if_cond = _if_expr(d, ("target", "target data", "target enter data", "target exit data", "target update")) or "1"
+        if target_kind(d) == "kernel":
+            k = kernels[id(c)]
+            kname = kernel_names[id(k)]
+            descs.append(_kernel_desc(k, kname, offload, (kernel_modes or {}).get(id(k), "generic"),
+                                      (kernel_max_threads or {}).get(id(k), 1024), id(k) in kernel_dense))
+            teams = k.teams
+            num_teams = (_clause_expr(teams, "num_teams") if teams else None) or "0"
+            thread_limit = (_clause_expr(teams, "thread_limit") if teams else None) or _clause_expr(d, "thread_limit") or "0"
+            # SPMD: the combined region's num_threads is the block size.
+            num_threads = _clause_expr(d, "num_threads") if (kernel_modes or {}).get(id(k)) == "spmd" else None
+            maps = kernel_maps(k, link_globals)
+            trip = _grid_trip_count(c, program) if (kernel_modes or {}).get(id(k)) == "spmd" else None
+            exprs = (device, if_cond, num_teams, thread_limit) + ((num_threads,) if num_threads else ())
+            task = target_task(d, k.env, maps, exprs, kernel_task_vars(k))
+            fallback = host_fallback(text[start:end], d, in_task=task is not None)
+            return render("host_target.j2", kd=f"__ompgpu_kd_{kname}", maps=maps, device=device, if_cond=if_cond,
+                          num_teams=num_teams, thread_limit=thread_limit, num_threads=num_threads, task=task, trip=trip,
+                          fallback=_line_marker(pre, text, start, line_starts) + fallback)
+        env = program.data_envs.get(id(c))
+        maps = data_maps(d, env)
+        if d.name == "target data":
+            body = replace(body_start, end, nested)
+            udp = [item.name for cl in d.clauses_of("use_device_ptr") for item in cl.items]
+            uda = []
+            for cl in d.clauses_of("use_device_addr"):
+                for item in cl.items:
+                    sym = env.lookup(item.name) if env is not None else None
+                    if item.members:
+                        raise UnsupportedError(f"use_device_addr of the struct member '{item.text}' is not supported yet",
+                                               item.coord)
+                    if sym is not None and not is_pointer(resolve_typedef(sym.type, env)):
+                        uda.append(item.name)   # an array or a scalar: its uses name the device's storage
+                    elif item.name not in udp:
+                        udp.append(item.name)   # a pointer's section: the pointer holds the device address
+            if uda:
+                body = refer_to_device(body, {name: f"(*{name}__devaddr)" for name in uda})
+            return render("host_data.j2", loc=loc_name, maps=maps, device=device, if_cond=if_cond, body=body,
+                          use_device_ptr=udp, use_device_addr=uda)
+        fn = {"target enter data": "ompgpu_target_data_begin", "target exit data": "ompgpu_target_data_end",
+              "target update": "ompgpu_target_update"}[d.name]
+        task = target_task(d, env, maps, (device, if_cond), data_task_vars(d, env)) if env is not None else None
+        sections = update_sections(d, env) if d.name == "target update" else []
+        return render("host_standalone.j2", fn=fn, loc=loc_name, maps=maps, device=device, if_cond=if_cond, task=task,
+                      sections=sections)
+
+    body = replace(0, len(text), sorted(spans, key=lambda s: (s[0], -s[1])))
+    body = _rename_host_api(body, pre)
+    globals_ = [{"name": g, "link": g in link_globals} for g in device_globals]
+    return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body, globals=globals_,
+                  unified_shared_memory=_requires(program, "unified_shared_memory"))
+
+
+def _requires(program: Program, clause: str) -> bool:
+    """Whether a `#pragma omp requires` of the file has that clause."""
+    return any(isinstance(node, OmpConstruct) and node.directive.name == "requires" and node.directive.has(clause)
+               for node in program.bound.ast.ext)
+
+
+def _link_globals(program: Program) -> frozenset[str]:
+    """Variables named in `declare target link(...)`."""
+    names = set()
+    for node in program.bound.ast.ext:
+        if isinstance(node, OmpConstruct) and node.directive.name == "declare target":
+            for c in node.directive.clauses:
+                if c.kind == "link":
+                    names.update(item.name for item in c.items)
+    return frozenset(names)
+
+
+def _rename_host_api(text: str, pre) -> str:
+    out = []
+    for line in text.split("\n"):
+        if "omp_" in line and not line.lstrip().startswith("#"):
+            line = _RENAME_RE.sub(r"ompgpu_\1", line)
+        out.append(line)
+    return "\n".join(out)
+
+
+def _line_marker(pre, text: str, offset: int, line_starts: list[int]) -> str:
+    """A line marker naming the user's line of the preprocessed text at `offset`."""
+    idx = bisect.bisect_right(line_starts, offset) - 1
+    if offset > line_starts[idx] and idx + 1 < len(line_starts):
+        return ""  # mid-line: the rest of this line continues as is
+    if idx >= len(pre.origins):
+        return ""
+    file, line = pre.origins[idx]
+    return f'\n# {line} "{file}"\n'
+
+
+# ompgpu_host_trip_count's code of each comparison
+_LOOP_COMPARISONS = {"<": 0, "<=": 1, ">": 2, ">=": 3, "!=": 4}
+
+
+def _grid_trip_count(c: OmpConstruct, program: Program) -> str | None:
+    """Host C text of the iteration count of an SPMD kernel that is one `target teams
+    distribute parallel for` loop nest dealt out over the grid (no num_threads, no
+    dist_schedule, no schedule but `static`), when its body is short: no loop and no call of
+    a user function (a loop body that long measured faster on the default grid-stride
+    launch, bench/results/flat-h100-2026-11-25-geometry.txt), and no reduction: each team ends
+    by combining its partial result into the one variable, and a team per 256 iterations made
+    that 131,040 contended atomic updates in examples/mpi/jacobi.c (1.97 ms against clang's
+    0.36 ms, bench/results/mpi-h100-2026-11-25). The bounds must be free of side effects: the
+    host evaluates them once more. None where any of that does not hold."""
+    d = c.directive
+    if tuple(d.leaves[:5]) != ("target", "teams", "distribute", "parallel", "for") or any(
+            d.clause(k) is not None for k in ("num_threads", "dist_schedule", "if", "nowait", "depend", "reduction")):
+        return None
+    sched = d.clause("schedule")
+    if sched is not None and (sched.schedule_kind != "static" or sched.chunk is not None):
+        return None
+    nest = loop_nest(c.body, collapse_depth(d))
+    if not nest or not short_iteration(nest[-1].stmt, program.functions):
+        return None
+    counts = []
+    printer = CPrinter()
+    for f in nest:
+        parts = canonical_for(f)
+        if parts is None:
+            return None
+        _, lb, ub, step, cmp = parts
+        op = _LOOP_COMPARISONS[cmp]
+        if any(has_side_effect(e, PURE_LIBRARY) for e in (lb, ub, step)):
+            return None
+        text = [f"(long long)({printer.visit(e)})" for e in (lb, ub, step)]
+        counts.append(f"ompgpu_host_trip_count({text[0]}, {text[1]}, {text[2]}, {op})")
+    return " * ".join(counts)
+
+
+def _clause_expr(d, kind: str) -> str | None:
+    if d is None:
+        return None
+    c = d.clause(kind)
+    if c is None or getattr(c, "expr", None) is None:
+        return None
+    return f"({c.expr.text})"
+
+
+def _if_expr(d, modifiers: tuple[str, ...]) -> str | None:
+    for c in d.clauses_of("if"):
+        if c.modifier is None or c.modifier in modifiers:
+            return f"({c.expr.text})"
+    return None
+
+
+def _kernel_desc(k: Kernel, kname: str, offload: str, mode: str = "generic", max_threads: int = 1024,
+                 dense: bool = False) -> dict:
+    # the kernel, then (dense) its instance compiled for more resident teams
+    names = [kname] + ([f"{kname}__dense"] if dense else [])
+    return {"var": f"__ompgpu_kd_{kname}", "name": kname, "file": k.coord.file, "line": k.coord.line, "col": k.coord.col,
+            "mode": "OMPGPU_MODE_SPMD" if mode == "spmd" else "OMPGPU_MODE_GENERIC", "max_threads": max_threads,
+            "variants": [{"launch": f"__ompgpu_launch_{n}", "occupancy": f"__ompgpu_occupancy_{n}"} for n in names],
+            "default_threads": 0,
+            # A target region without teams runs as one team.
+            "static_teams": 0 if k.teams is not None else 1}
