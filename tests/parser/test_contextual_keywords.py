@@ -9,7 +9,7 @@ import lark
 import pytest
 
 from ompgpu.parser import parse_pragma
-from ompgpu.parser.pragma import _parser
+from ompgpu.parser.pragma_build import parser as _parser
 from ompgpu.errors import SourceCoord
 
 BASE = SourceCoord("t.c", 3, 9)

@@ -881,8 +881,8 @@ def test_keyword_prefix_never_splits_an_identifier():
 
 
 def test_parser_is_built_once():
-    from ompgpu.parser import pragma
-    assert pragma._parser() is pragma._parser()
+    from ompgpu.parser.pragma_build import parser
+    assert parser() is parser()
 
 
 # ---------------------------------------------------------------------------- declare variant

@@ -1,0 +1,161 @@
+"""What the pragma transformer works with: the text being parsed and its coordinates (one
+per thread), identifiers that stand where only a name can (no keyword), and small readers
+of Lark's tokens and of the values the rules return.
+"""
+from __future__ import annotations
+
+import re
+import threading
+
+from lark import Token
+
+from ompgpu.errors import OmpSyntaxError, SourceCoord, UnsupportedError
+from ompgpu.parser.directives import CExpr, ListItem
+
+
+class UnsupportedSyntaxError(UnsupportedError, OmpSyntaxError):
+    """Valid OpenMP syntax that ompgpu deliberately does not accept (declare reduction,
+    allocate, ...).  Both an UnsupportedError and an OmpSyntaxError."""
+
+
+# Clauses whose argument may start with a modifier keyword followed by ':' (map-type and
+# map-type modifiers, device_num/ancestor, the directive-name of `if`, `present` of motion
+# clauses, `conditional` of lastprivate). Without a top-level ':' in the argument, there is no
+# modifier, and every identifier in it is a name of the program.
+_MODIFIED_CLAUSES = frozenset({"map", "device", "if", "to", "from", "lastprivate"})
+
+
+_WORD_OR_BRACKET = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[()\[\]:]|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'")
+
+
+def _is_word(value: str) -> bool:
+    return value[0].isalpha() or value[0] in "_$"
+
+
+def plain_name_positions(text: str) -> frozenset[int]:
+    toks = [(m.group(), m.start()) for m in _WORD_OR_BRACKET.finditer(text)]
+    plain: set[int] = set()
+    for k, (word, _) in enumerate(toks):
+        if word not in _MODIFIED_CLAUSES or k + 1 >= len(toks) or toks[k + 1][0] != "(":
+            continue
+        depth, colon, inner = 0, False, []
+        for j in range(k + 1, len(toks)):
+            value, pos = toks[j]
+            if value in "([":
+                depth += 1
+            elif value in ")]":
+                depth -= 1
+                if depth == 0:
+                    break
+            elif value == ":" and depth == 1:
+                colon = True
+            elif _is_word(value) and not (j + 1 < len(toks) and _is_word(toks[j + 1][0])):
+                inner.append(pos)  # (a word followed by a word is a modifier missing its ':')
+        if not colon:
+            plain.update(inner)
+    return frozenset(plain)
+
+
+class _Ctx(threading.local):
+    text: str = ""
+    plain_names: frozenset[int] = frozenset()
+    coord: SourceCoord = SourceCoord("<pragma>", 1, 1)
+    newlines: tuple[int, ...] = ()
+
+
+ctx = _Ctx()
+
+
+def coord_at(pos: int) -> SourceCoord:
+    """Coordinate of character `pos` of the current pragma text."""
+    base = ctx.coord
+    nl = ctx.newlines
+    if not nl or pos <= nl[0]:
+        return SourceCoord(base.file, base.line, base.col + pos)
+    k = 0
+    while k < len(nl) and nl[k] < pos:
+        k += 1
+    return SourceCoord(base.file, base.line + k, pos - nl[k - 1])
+
+
+PUNCT = frozenset({"LPAR", "RPAR", "LSQB", "RSQB", "COMMA", "COLON", "LBRACE", "RBRACE"})
+
+
+# The trait sets of a context selector (OpenMP 5.1).
+TRAIT_SETS = frozenset({"construct", "device", "target_device", "implementation", "user"})
+
+
+class Span:
+    __slots__ = ("start_pos", "end_pos")
+
+    def __init__(self, start: int, end: int):
+        self.start_pos = start
+        self.end_pos = end
+
+
+class Tag:
+    """An intermediate value of a sub-rule: tag, value, source position."""
+
+    __slots__ = ("tag", "value", "pos", "end")
+
+    def __init__(self, tag: str, value, pos: int = -1, end: int = -1):
+        self.tag = tag
+        self.value = value
+        self.pos = pos
+        self.end = end
+
+
+def iterator_names(inner: str, coord: SourceCoord) -> tuple[str, ...]:
+    """The names declared by an iterator modifier's text: each specifier is
+    `[type] name = begin : end [: step]`, specifiers separated by top-level commas."""
+    names, depth, start = [], 0, 0
+    specs = []
+    for i, ch in enumerate(inner + ","):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            specs.append(inner[start:i])
+            start = i + 1
+    for spec in specs:
+        m = re.match(r"\s*(?:[A-Za-z_][\w\s*]*?[\s*])?([A-Za-z_]\w*)\s*=(?!=)(.*)$", spec, re.S)
+        if m is None or ":" not in m.group(2):
+            raise OmpSyntaxError(f"iterator specifier '{spec.strip()}' is not of the form '[type] name = begin:end[:step]'",
+                                 coord)
+        names.append(m.group(1))
+    return tuple(names)
+
+
+def without_punctuation(children):
+    """Children minus punctuation tokens."""
+    return [c for c in children if not (isinstance(c, Token) and c.type in PUNCT)]
+
+
+def token_text(children) -> str:
+    return " ".join(str(c) for c in children if isinstance(c, Token) and c.type not in PUNCT)
+
+
+def tagged(children, tag):
+    return [c for c in children if isinstance(c, Tag) and c.tag == tag]
+
+
+def first_tag(children, tag):
+    for c in children:
+        if isinstance(c, Tag) and c.tag == tag:
+            return c
+    return None
+
+
+def items_of(children) -> tuple[ListItem, ...]:
+    for c in children:
+        if isinstance(c, Tag) and c.tag == "list":
+            return c.value
+    return ()
+
+
+def expr_of(children, start: int = 0) -> CExpr | None:
+    for c in children[start:]:
+        if isinstance(c, CExpr):
+            return c
+    return None
