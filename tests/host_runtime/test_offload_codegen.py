@@ -1,5 +1,5 @@
 """Host code generation for target tasks, host fallbacks, pointer attachment and declare
-target link (ompgpu/codegen/host.py), the errors for what stays unsupported, and the
+target link (ompgpu/codegen/host/), the errors for what stays unsupported, and the
 multi-device run-and-check programs on an emulated machine with several GPUs."""
 from __future__ import annotations
 
