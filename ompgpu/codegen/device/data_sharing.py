@@ -47,7 +47,7 @@ def privatize_names(em, copies: dict[str, str], text: str) -> str:
 def lastprivate_item(em, name: str, conditional: bool = False) -> dict:
     """A lastprivate variable for loop.j2: an array's private copy has its declared type
     (a kernel sees the original as a pointer to its first element). A conditional one
-    (OpenMP 5.0) records the iteration of its last store in `iv` (see _conditional_store)."""
+    (OpenMP 5.0) records the iteration of its last store in `iv` (see printer.Emitter._conditional_store)."""
     sym = em.declared_symbol(name)
     array = sym is not None and is_array(resolve_typedef(sym.type, em.env))
     entry = {"name": cxx_name(name), "array": type_string(sym.type, cxx_name(name)) if array else None,

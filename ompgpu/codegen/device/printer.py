@@ -55,7 +55,7 @@ class Emitter(CGen):
         # the enclosing parallel region shares.
         self.task_shared: set[str] = set()
         # The combined loop of an SPMD `distribute parallel for` whose iterations the whole grid
-        # shares (see _distribute): every team gets the whole range, the loop deals it out.
+        # shares (see worksharing.distribute): every team gets the whole range, the loop deals it out.
         self.grid_loop = False
         # Of such a loop whose iterations are tiles (footprint.py): the bytes of cache one
         # iteration touches; the loop then keeps about L2 / that many threads busy.
@@ -333,7 +333,7 @@ class Emitter(CGen):
         if leaf in ("task", "taskloop", "taskgroup"):
             return tasks.task(self, n)
         if leaf in ("taskwait", "taskyield", "depobj", "scan"):
-            # scan: a loop run by one thread in order (simd) needs no phases (see _scan_loop)
+            # scan: a loop run by one thread in order (simd) needs no phases (see reductions.scan_loop)
             # depobj: a dependence object only ever orders device tasks, which run at once
             return self.render_with_ids("stmt.j2", kind="nothing", what=d.name)
         if leaf == "single":

@@ -21,7 +21,7 @@ def reduction_items(em, d: Directive) -> list[dict]:
     whole array (any rank), or a one-dimensional array section `a[lo:len]`."""
     out = []
     for c in d.clauses:
-        if c.kind != "reduction" or c.modifier == "inscan":  # inscan: the scan loop's own (_scan_loop)
+        if c.kind != "reduction" or c.modifier == "inscan":  # inscan: the scan loop's own (scan_loop)
             continue
         for item in c.items:
             name = cxx_name(item.name)
