@@ -24,6 +24,11 @@ kernel's plan, the scope, the team the code runs in, what it calls):
     tasks.py         task, taskloop, taskgroup (undeferred)
     cdecl.py         C types and names as CUDA C++ spells them
 
+Imports go one way (tests/package checks it): cdecl <- data_sharing, reductions <- sync, tasks,
+parallel <- worksharing <- printer <- kernel, program. A construct combined under `parallel` comes
+back through the Emitter (Emitter.inner_construct), and reductions.scan_loop imports worksharing
+when it runs (a scan is two worksharing loops).
+
 What each reads and writes: printer.Emitter holds the per-function state (the modules read and
 set its fields: team_size, whole_block, in_region, escaping, ...); program.DeviceGenerator holds
 what the whole file collects (work functions, remarks, critical names, the call graph).

@@ -14,7 +14,7 @@ from ompgpu.outliner.outline import Sharing, region_sharing
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_var_names
 from ompgpu.parser.directives import Directive
 from ompgpu.plan.mode import region_reads_thread_state, same_expression
-from ompgpu.codegen.device import printer, reductions, worksharing
+from ompgpu.codegen.device import reductions
 from ompgpu.codegen.device.cdecl import by_value_type, cxx_name, type_string
 
 
@@ -125,7 +125,7 @@ def outline(em, n: OmpConstruct, sharing: Sharing, inner: Directive | None,
     privates = [type_string(s.type, cxx_name(s.name)) + ";" for s in sharing.private
                 if s.name not in loop_var_names(n.body, collapse_depth(d))]
     # Body of the work function: a fresh emitter context where captured names are locals.
-    sub = printer.Emitter(em.g, em.owner, em.env, master=False, plan=em.plan)
+    sub = em.region_emitter()
     sub.in_region = 1
     sub.team_size = known_team_size(em, d)
     # SPMD team-level region: without num_threads its team is the block; with it, the fork
@@ -142,7 +142,7 @@ def outline(em, n: OmpConstruct, sharing: Sharing, inner: Directive | None,
     sub.region_tail = _region_tail(n.body) if inner is None else None
     sub.called = em.called
     if inner is not None:
-        body_text = inner_construct(sub, OmpConstruct(inner, n.body, n.coord), range_from)
+        body_text = sub.inner_construct(OmpConstruct(inner, n.body, n.coord), range_from)
     else:
         body_text = sub.stmt_text(n.body)
     reds = reductions.reduction_items(em, d) if sharing.reductions else []
@@ -193,11 +193,3 @@ def known_team_size(em, d: Directive) -> str | None:
     if d.clause("num_threads") is not None or d.clause("if") is not None:
         return None
     return f"({em.block} - 32u)"
-
-
-def inner_construct(em, n: OmpConstruct, range_from: tuple[str, str] | None) -> str:
-    """The construct combined under `parallel` (for, sections, ...), inside the work function."""
-    leaf = n.directive.leaves[0]
-    if leaf in ("for", "loop"):
-        return worksharing.workshare_for(em, n, dataclasses.replace(n.directive, name="for"), range_from=range_from, combined=True)
-    return em.visit_OmpConstruct(n)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+from typing import TYPE_CHECKING
 
 from pycparser import c_ast
 
@@ -15,14 +16,18 @@ from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError, note_
 from ompgpu.outliner.outline import DEVICE_UNSUPPORTED, check_device_clauses
 from ompgpu.parser.bind import OmpConstruct
 from ompgpu.plan.mode import KernelPlan
-from ompgpu.codegen.device import data_sharing, parallel, program, sync, tasks, worksharing
+from ompgpu.codegen.device import data_sharing, parallel, sync, tasks, worksharing
+
 from ompgpu.codegen.device.cdecl import CGen, cxx_name, named, type_string, set_declname
+
+if TYPE_CHECKING:  # the generator that makes Emitters (program.py imports this module)
+    from ompgpu.codegen.device.program import DeviceGenerator
 
 
 class Emitter(CGen):
     """Prints one device function, kernel or work function."""
 
-    def __init__(self, gen: program.DeviceGenerator, owner: str, env: Env, master: bool, plan: KernelPlan | None = None):
+    def __init__(self, gen: DeviceGenerator, owner: str, env: Env, master: bool, plan: KernelPlan | None = None):
         super().__init__()
         self.g = gen
         # The plan of the kernel this code belongs to; None for device functions, which any
@@ -353,6 +358,19 @@ class Emitter(CGen):
         if d.name in ("declare target", "end declare target"):
             return ""
         raise UnsupportedError(f"'#pragma omp {d.name}' in device code is not supported yet", d.coord)
+
+    def region_emitter(self) -> Emitter:
+        """A fresh Emitter for the body of a work function outlined from code printed here
+        (parallel.outline sets what the region's code knows)."""
+        return Emitter(self.g, self.owner, self.env, master=False, plan=self.plan)
+
+    def inner_construct(self, n: OmpConstruct, range_from: tuple[str, str] | None) -> str:
+        """The construct combined under `parallel` (for, sections, ...), inside the work function."""
+        leaf = n.directive.leaves[0]
+        if leaf in ("for", "loop"):
+            return worksharing.workshare_for(self, n, dataclasses.replace(n.directive, name="for"), range_from=range_from,
+                                             combined=True)
+        return self.visit_OmpConstruct(n)
 
     def stmt_text(self, body) -> str:
         if body is None:

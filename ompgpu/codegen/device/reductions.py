@@ -8,7 +8,6 @@ from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.parser.bind import OmpConstruct, loop_nest
 from ompgpu.parser.directives import Directive
 from ompgpu.parser.clause_rules import int_constant
-from ompgpu.codegen.device import worksharing
 from ompgpu.codegen.device.cdecl import cxx_name, type_string
 
 
@@ -57,6 +56,10 @@ def scan_loop(em, n: OmpConstruct, d: Directive, kind: str, chunk: str | None, r
     """A worksharing loop with inscan reductions (scan.j2): its body is split at its
     `#pragma omp scan` into the input phase and the scan phase, each run over every
     iteration by a loop of its own."""
+    # A scan loop is two worksharing loops, and worksharing.py hands inscan loops to this
+    # function: the import is at call time, so the modules load in one order.
+    from ompgpu.codegen.device import worksharing
+
     scans, names = [], []
     for c in d.clauses:
         if c.kind == "reduction" and c.modifier == "inscan":
