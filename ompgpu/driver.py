@@ -210,8 +210,11 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
             cmd.insert(2, "-lineinfo")
     else:
         # -g1: line tables, so that the emulator's fault reports name the user's source line.
+        # -Wno-narrowing: the user's C initializers convert implicitly (`double v[] = {i}`), which
+        # C++ calls narrowing and clang rejects unless told (g++ only warns).
         cmd = [host_cxx(), "-std=c++17", "-O1" if opts.opt_level == "-O0" else opts.opt_level, "-g1", "-x", "c++", "-DOMPGPU_EMU",
-               "-include", str(EMU_HEADER), f"-I{DEVICE_RT}", f"-I{HOST_RT}", f"-I{EMU_RT}", "-w", *pic, "-c", str(dev_cu), "-o", str(dev_o)]
+               "-include", str(EMU_HEADER), f"-I{DEVICE_RT}", f"-I{HOST_RT}", f"-I{EMU_RT}", "-w", "-Wno-narrowing", *pic, "-c",
+               str(dev_cu), "-o", str(dev_o)]
     run(cmd, opts.verbose, f"compiling the device code of {t.source}")
     objects.append(str(dev_o))
     return objects
