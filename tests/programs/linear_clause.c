@@ -1,6 +1,7 @@
 /* linear(x: step) on worksharing loops in device code: each iteration's private copy starts at
    the original value plus the iteration's number times the step (however the iterations are
    dealt out to threads), and the original gets the value of the sequentially last iteration. */
+#include <omp.h>
 #include <stdio.h>
 
 #define N 1000
