@@ -15,12 +15,9 @@ KNOWN_UNSUPPORTED: dict[str, str] = {}
 HOST_COMPILER_GAPS: dict[tuple[str, int], dict[str, tuple[str, str]]] = {
     ("gcc", 11): {
         "atomic_compare": ("host code", "atomic compare (5.1)"),
-        "depend_iterators": ("host code", "the affinity clause (5.0)"),
         "linear_clause": ("host code", "linear on a loop (gcc 11 crashes in gimplify_adjust_omp_clauses)"),
-        "map_present": ("host code", "the close map-type modifier (5.0)"),
         "num_threads_exact": ("host code", "thread_limit on target (5.1)"),
         "region_values": ("host code", "thread_limit on target (5.1)"),
-        "requires_forms": ("host code", "requires dynamic_allocators (5.0)"),
         "scan_reduction": ("host code", "a scan loop whose phases are statement sequences (5.0)"),
         "shared_scalar_loops": ("host code", "thread_limit on target (5.1)"),
     },

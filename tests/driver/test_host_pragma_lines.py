@@ -35,11 +35,11 @@ def test_imperfect_collapse_becomes_its_perfect_depth():
     assert rewrite(text, [(2, 3, 1)]).split("\n")[1].rstrip() == "#pragma omp parallel for"
 
 
-def test_array_shaping_in_depend_and_affinity():
+def test_array_shaping_in_depend_and_affinity_left_out():
+    """Shaped items become the storage they name; affinity (a hint, which gcc 11 rejects) goes."""
     text = "#pragma omp task depend(in: ([n][m+1])p, q) affinity(([4])r) depend(out: ([2][3])s[1][1:2])\n"
     line = rewrite(text).split("\n")[0].rstrip()
-    assert line == ("#pragma omp task depend(in: p[0:(n)*(m+1)], q) affinity(r[0:(4)]) "
-                    "depend(out: s[(1)*(3) + (1)])")
+    assert line == "#pragma omp task depend(in: p[0:(n)*(m+1)], q) depend(out: s[(1)*(3) + (1)])"
 
 
 def test_iterators_pass_through():

@@ -78,13 +78,14 @@ def host_fallback(construct_text: str, d, in_task: bool) -> str:
             continue
         if kind == "map":
             # The `present` modifier (OpenMP 5.1) holds on the host by definition, and the host
-            # compiler may not know it (gcc 12 rejects it): the fallback's map leaves it out.
+            # compiler may not know it (gcc 12 rejects it): the fallback's map leaves it out; so
+            # does it `close` (5.0), a hint about device memory that gcc 11 rejects.
             prefix = _MAP_PREFIX_RE.match(arg)  # up to the modifiers' ':', not a section's
             head, items = (arg[:prefix.end() - 1], arg[prefix.end():]) if prefix else ("", arg)
-            if re.search(r"\bpresent\b|\bmapper\s*\(", head):
+            if re.search(r"\bpresent\b|\bclose\b|\bmapper\s*\(", head):
                 # mapper(...) (OpenMP 5.0): ompgpu applied the mapper; on the host it says nothing
                 head = re.sub(r"\bmapper\s*\([^)]*\)", "", head)
-                words = [w for w in re.split(r"[,\s]+", head) if w and w != "present"]
+                words = [w for w in re.split(r"[,\s]+", head) if w and w not in ("present", "close")]
                 arg = (", ".join(words) + ": " if words else "") + items.strip()
             out.append(line[pos:start] + f"map({arg})")
             pos = end
@@ -103,8 +104,9 @@ def host_fallback(construct_text: str, d, in_task: bool) -> str:
 
 
 # requires clauses that ompgpu satisfies itself and the host compiler may reject (gcc 12 has
-# "sorry, unimplemented" for unified_address): left out of the host code.
-_REQUIREMENTS_MET_BY_OMPGPU = ("unified_address", "unified_shared_memory")
+# "sorry, unimplemented" for unified_address, gcc 11 for dynamic_allocators, which only
+# device code needs): left out of the host code.
+_REQUIREMENTS_MET_BY_OMPGPU = ("unified_address", "unified_shared_memory", "dynamic_allocators")
 
 
 _PRAGMA_OMP_LINE = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+)(omp\b.*)$")
@@ -165,6 +167,7 @@ def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple
     - `begin declare target [clauses]` (5.1) as the 5.0 `declare target`: its device_type and
       indirect say nothing about the host's copy of the functions;
     - `requires` without the clauses ompgpu meets itself;
+    - without `affinity` clauses (a hint about a task's data, 5.0);
     - a metadirective as the variant the host takes (gcc 12 ignores metadirective: a loop meant
       to be `parallel for` would run on one thread), blank where it takes none; device code got
       the GPU's variant from the binder;
@@ -188,6 +191,11 @@ def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple
         except OmpgpuError:
             return prefix + directive  # the binder reported what it had to; keep the line as written
         return f"{prefix}omp {chosen.variant}" if chosen and chosen.variant not in ("", "nothing") else ""
+    if "affinity" in directive:
+        # affinity (5.0) is a hint about where a task's data lives: the host's task runs the
+        # same without it, and gcc 11 rejects the clause.
+        for start, end, _, _ in reversed(_clause_spans(directive, ("affinity",))):
+            directive = directive[:start].rstrip() + directive[end:]
     if collapse is not None:
         depth, perfect = collapse
         directive = re.sub(r"\bcollapse\s*\(\s*" + str(depth) + r"\s*\)",
