@@ -116,12 +116,11 @@ class FileScopeBinding:
                 raise self._err(OmpSemanticError, "'#pragma omp end declare variant' without a matching "
                                 "'begin declare variant'", d.coord)
             begin_line = blocks[-1][3]
-            if in_system_header:
-                pass
-            elif all(h for _, h, _, _ in blocks):
-                self.host_blank_lines.extend([(begin_line, begin_line), (line, line)])
-            else:
-                self.host_blank_lines.append((begin_line, line))
+            if not in_system_header:
+                if all(h for _, h, _, _ in blocks):
+                    self.host_blank_lines.extend([(begin_line, begin_line), (line, line)])
+                else:
+                    self.host_blank_lines.append((begin_line, line))
             blocks.pop()
             return
         match = d.clause("match")

@@ -23,8 +23,6 @@ STANDALONE = frozenset({
 
 
 LOOP_LEAVES = frozenset({"for", "simd", "distribute", "loop", "taskloop"})
-
-
 WORKSHARING = frozenset({"for", "sections", "single", "loop", "scope"})
 
 

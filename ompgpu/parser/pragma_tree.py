@@ -23,8 +23,6 @@ class UnsupportedSyntaxError(UnsupportedError, OmpSyntaxError):
 # clauses, `conditional` of lastprivate). Without a top-level ':' in the argument, there is no
 # modifier, and every identifier in it is a name of the program.
 _MODIFIED_CLAUSES = frozenset({"map", "device", "if", "to", "from", "lastprivate"})
-
-
 _WORD_OR_BRACKET = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[()\[\]:]|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'")
 
 

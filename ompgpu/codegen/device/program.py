@@ -124,16 +124,16 @@ class DeviceGenerator:
     def run(self) -> DeviceOutput:
         names = unique_kernel_names(self.p.kernels)
         device_fns = self._device_functions()
-        for name, coord in self.p.bound.host_variant_functions:
+        # Functions whose host code the binder resolved for the host alone: device code may not call them.
+        host_only = [(name, coord, f"this metadirective takes a different variant on the GPU than on the host, and "
+                      f"'{name}' runs on both (target regions call it); that is not supported yet (declare the "
+                      "function in a declare target block)") for name, coord in self.p.bound.host_variant_functions]
+        host_only += [(name, coord, f"'{name}' is defined in a 'begin declare variant' block whose context selector "
+                       "matches the host but not the GPU, and target regions call it: a device variant of it is not "
+                       "supported yet") for name, coord in self.p.bound.host_only_variant_functions]
+        for name, coord, message in host_only:
             if name in device_fns:
-                raise UnsupportedError(f"this metadirective takes a different variant on the GPU than on the host, "
-                                       f"and '{name}' runs on both (target regions call it); that is not supported "
-                                       "yet (declare the function in a declare target block)", coord)
-        for name, coord in self.p.bound.host_only_variant_functions:
-            if name in device_fns:
-                raise UnsupportedError(f"'{name}' is defined in a 'begin declare variant' block whose context selector "
-                                       "matches the host but not the GPU, and target regions call it: a device variant "
-                                       "of it is not supported yet", coord)
+                raise UnsupportedError(message, coord)
         self.device_fns = device_fns
         types = self._type_decls()  # first: it says which local type definitions move out
         order = [n for n in self.p.functions if n in device_fns]  # source order

@@ -50,8 +50,6 @@ class _Loop:
 # by 4, heartwall's kernel (two such loops) ran 3.55 ms against 3.21, by 2 3.17
 # (bench/results/exp-h100-2026-11-25-s7-batched-stores.txt).
 BATCH_ITERATIONS = 2
-
-
 _ARITHMETIC_WORDS = frozenset({"char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool"})
 
 

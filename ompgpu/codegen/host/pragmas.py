@@ -78,8 +78,8 @@ def host_fallback(construct_text: str, d, in_task: bool) -> str:
             continue
         if kind == "map":
             # The `present` modifier (OpenMP 5.1) holds on the host by definition, and the host
-            # compiler may not know it (gcc 12 rejects it): the fallback's map leaves it out; so
-            # does it `close` (5.0), a hint about device memory that gcc 11 rejects.
+            # compiler may not know it (gcc 12 rejects it): the fallback's map leaves it out, and
+            # `close` (5.0) too, a hint about device memory that gcc 11 rejects.
             prefix = _MAP_PREFIX_RE.match(arg)  # up to the modifiers' ':', not a section's
             head, items = (arg[:prefix.end() - 1], arg[prefix.end():]) if prefix else ("", arg)
             if re.search(r"\bpresent\b|\bclose\b|\bmapper\s*\(", head):
@@ -110,20 +110,10 @@ _REQUIREMENTS_MET_BY_OMPGPU = ("unified_address", "unified_shared_memory", "dyna
 
 
 _PRAGMA_OMP_LINE = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+)(omp\b.*)$")
-
-
 _DROPPED_DIRECTIVE = re.compile(r"omp[ \t]+(?:allocate[ \t]*\(|declare[ \t]+mapper\b)")
-
-
 _BEGIN_DECLARE_TARGET = re.compile(r"omp[ \t]+begin[ \t]+declare[ \t]+target\b")
-
-
 _REQUIRES = re.compile(r"(omp[ \t]+requires\b)(.*)$")
-
-
 _METADIRECTIVE = re.compile(r"omp[ \t]+metadirective\b")
-
-
 _SHAPE_START = re.compile(r"\(\s*\[")
 
 
