@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ompgpu.codegen.device import generate_device
 from ompgpu.codegen.host import generate_host
+from ompgpu.codegen.host.compat import host_openmp_gaps
 from ompgpu.errors import OmpgpuError, compiling
 from ompgpu.options import Options, UsageError
 from ompgpu.outliner.outline import outline
@@ -18,8 +19,8 @@ from ompgpu.parser.bind import bind_pragmas
 from ompgpu.parser.cfront import parse_c, preprocess
 from ompgpu.parser.variants import resolve_variants
 from ompgpu.plan.mode import plan_kernels
-from ompgpu.toolchain import (DEVICE_RT, EMU_HEADER, EMU_RT, HOST_RT, find_cuda, host_cc, host_cxx, host_openmp_flags, run,
-                              runtime_library)
+from ompgpu.toolchain import (DEVICE_RT, EMU_HEADER, EMU_RT, HOST_RT, find_cuda, host_cc, host_compiler_identity, host_cxx,
+                              host_openmp_flags, nesting_flags, run, runtime_library)
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,8 @@ def _translate(path: str, opts: Options) -> Translation:
         program = outline(bound)
         device = generate_device(program, plan_kernels(program, opts.mode))
         host = generate_host(program, device.kernel_names, opts.offload, device.globals, device.kernel_modes,
-                             device.kernel_max_threads, opts.offload_arch, device.kernel_dense)
+                             device.kernel_max_threads, opts.offload_arch, device.kernel_dense,
+                             host_openmp_gaps(host_compiler_identity(host_cc())))
     except OmpgpuError as exc:
         exc.coord = bound.coord_fixer.fix(exc.coord)
         raise
@@ -188,7 +190,8 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
     host_o = tmp / (stem.name + ".host.o")
     pic = ["-fPIC"] if opts.pic or opts.shared else []
     flags = [opts.opt_level, *pic] + (["-g"] if opts.debug else []) + (["-w"] if opts.no_warnings else ["-Wno-unknown-pragmas"])
-    cc_cmd = [host_cc(), *host_openmp_flags(host_cc()), *flags, f"-I{HOST_RT}", "-c", str(host_c), "-o", str(host_o)]
+    cc_cmd = [host_cc(), *host_openmp_flags(host_cc()), *flags, *nesting_flags(host_cc()), f"-I{HOST_RT}", "-c", str(host_c),
+              "-o", str(host_o)]
     if opts.std:
         cc_cmd.insert(1, opts.std)
     run(cc_cmd, opts.verbose, f"compiling the host code of {t.source}")
@@ -213,8 +216,8 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
         # -Wno-narrowing: the user's C initializers convert implicitly (`double v[] = {i}`), which
         # C++ calls narrowing and clang rejects unless told (g++ only warns).
         cmd = [host_cxx(), "-std=c++17", "-O1" if opts.opt_level == "-O0" else opts.opt_level, "-g1", "-x", "c++", "-DOMPGPU_EMU",
-               "-include", str(EMU_HEADER), f"-I{DEVICE_RT}", f"-I{HOST_RT}", f"-I{EMU_RT}", "-w", "-Wno-narrowing", *pic, "-c",
-               str(dev_cu), "-o", str(dev_o)]
+               "-include", str(EMU_HEADER), f"-I{DEVICE_RT}", f"-I{HOST_RT}", f"-I{EMU_RT}", "-w", "-Wno-narrowing", *pic,
+               *nesting_flags(host_cxx()), "-c", str(dev_cu), "-o", str(dev_o)]
     run(cmd, opts.verbose, f"compiling the device code of {t.source}")
     objects.append(str(dev_o))
     return objects

@@ -19,6 +19,7 @@ Options of `ompgpu cc` (gcc/clang conventions):
   -c                      compile to an object file, do not link
   -fsyntax-only           check the input, write nothing
   -I DIR, -D NAME[=V], -U NAME   preprocessor options
+  -isystem DIR, -idirafter DIR, -iquote DIR, -include FILE
   -O0 .. -O3, -g, -w, -std=STD   passed on to the host and device compilers
   -l LIB, -L DIR, -Wl,ARGS, -Xlinker ARG   linker options
   -shared                 link a shared object (its objects compiled with -fPIC)
@@ -113,6 +114,9 @@ def parse_cc_args(argv: list[str]) -> Options:
         elif a.startswith("-I") or a.startswith("-D") or a.startswith("-U"):
             flag = a[:2]
             o.cpp_args.append(flag + value(flag))
+        elif a.startswith(("-isystem", "-idirafter", "-iquote")):
+            flag = next(f for f in ("-isystem", "-idirafter", "-iquote") if a.startswith(f))
+            o.cpp_args += [flag, value(flag)]
         elif a.startswith("-include"):
             o.cpp_args += ["-include", value("-include")]
         elif a in ("-O0", "-O1", "-O2", "-O3", "-Os", "-O", "-Ofast"):

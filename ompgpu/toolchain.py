@@ -113,6 +113,7 @@ def host_cxx() -> str:
 SUPPORTED_HOST_COMPILERS = {"gcc": (11, 14), "clang": (14, 19)}
 
 
+@functools.lru_cache(maxsize=None)
 def host_compiler_identity(compiler: str) -> tuple[str, int] | None:
     """(family, major version) of a host compiler from its --version, or None when it does not
     run or is neither gcc nor clang."""
@@ -147,6 +148,12 @@ def host_compiler_support(compiler: str) -> str:
     return f"{family} {major}, {verdict}"
 
 
+def nesting_flags(compiler: str) -> tuple[str, ...]:
+    """clang stops at 256 nested brackets (gcc has no limit); macro-generated expressions that
+    ompgpu's front end and gcc take go deeper."""
+    return ("-fbracket-depth=4096",) if (host_compiler_identity(compiler) or ("",))[0] == "clang" else ()
+
+
 @functools.lru_cache(maxsize=None)
 def host_openmp_flags(compiler: str) -> tuple[str, ...]:
     """OpenMP flags for the host compiler. ompgpu builds the device side itself, so a gcc
@@ -160,8 +167,28 @@ def host_openmp_flags(compiler: str) -> tuple[str, ...]:
     return ("-fopenmp", "-foffload=disable") if probe.returncode == 0 and not probe.stderr.strip() else ("-fopenmp",)
 
 
+# Compilers recurse on nested expressions: clang 14-19 crash on 2000 nested parentheses (macro-
+# generated code that gcc and ompgpu's front end take) with an 8 MiB stack and build them with 64.
+TOOL_STACK_BYTES = 256 << 20
+
+
+@functools.lru_cache(maxsize=None)
+def _raise_stack_limit_for_tools() -> None:
+    """Let the tools ompgpu runs (which inherit this process's limits) grow their stacks to
+    TOOL_STACK_BYTES, where the hard limit allows."""
+    try:
+        import resource
+        soft, hard = resource.getrlimit(resource.RLIMIT_STACK)
+        if soft != resource.RLIM_INFINITY and soft < TOOL_STACK_BYTES:
+            target = TOOL_STACK_BYTES if hard == resource.RLIM_INFINITY else min(hard, TOOL_STACK_BYTES)
+            resource.setrlimit(resource.RLIMIT_STACK, (max(soft, target), hard))
+    except (ImportError, ValueError, OSError):
+        pass  # no such limit here, or not ours to raise: the tools keep the default
+
+
 def execute(cmd: list[str], verbose: bool, what: str) -> subprocess.CompletedProcess:
     """Run a tool (echoed with -v), capturing its output; a missing tool is a ToolchainError."""
+    _raise_stack_limit_for_tools()
     if verbose:
         print(" ".join(cmd), file=sys.stderr)
     try:

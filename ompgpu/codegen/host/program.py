@@ -21,6 +21,7 @@ from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.codegen.cprint import CPrinter
 from ompgpu.parser.bind import OmpConstruct, canonical_for, collapse_depth, loop_nest
 from ompgpu.codegen.host.maps import data_maps, kernel_maps, update_sections
+from ompgpu.codegen.host.compat import lower_for_host_compiler, split_target_leaf
 from ompgpu.codegen.host.pragmas import blank_lines, host_fallback, host_pragma_lines
 from ompgpu.codegen.host.source_text import refer_to_device, statement_end
 from ompgpu.codegen.host.tasks import data_task_vars, kernel_task_vars, target_task
@@ -38,10 +39,14 @@ _RENAME_RE = re.compile(r"\b(" + "|".join(RENAMED_HOST_API) + r")\b")
 
 def generate_host(program: Program, kernel_names: dict[int, str], offload: str, device_globals: tuple[str, ...] = (),
                   kernel_modes: dict[int, str] | None = None, kernel_max_threads: dict[int, int] | None = None,
-                  offload_arch: str = "sm_90", kernel_dense: frozenset[int] = frozenset()) -> str:
+                  offload_arch: str = "sm_90", kernel_dense: frozenset[int] = frozenset(),
+                  host_gaps: frozenset[str] = frozenset()) -> str:
+    """The host code of the file; `host_gaps` names the OpenMP the host compiler lacks
+    (compat.host_openmp_gaps), which the host code gets lowered."""
     pre = program.bound.pre
     text = host_pragma_lines(blank_lines(pre.text, program.bound.host_blank_lines), program.bound.imperfect_collapses,
                               offload_arch)
+    text = lower_for_host_compiler(text, program.bound.ast, host_gaps, offload)
     if offload == "none":
         return text
     line_starts = [0]
@@ -93,6 +98,9 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
             exprs = (device, if_cond, num_teams, thread_limit) + ((num_threads,) if num_threads else ())
             task = target_task(d, k.env, maps, exprs, kernel_task_vars(k))
             fallback = host_fallback(text[start:end], d, in_task=task is not None)
+            if "linear on combined target" in host_gaps and d.is_combined and d.has("linear"):
+                first, nl, rest = fallback.partition("\n")
+                fallback = split_target_leaf(first, d) + nl + rest
             return render("host_target.j2", kd=f"__ompgpu_kd_{kname}", maps=maps, device=device, if_cond=if_cond,
                           num_teams=num_teams, thread_limit=thread_limit, num_threads=num_threads, task=task, trip=trip,
                           fallback=_line_marker(pre, text, start, line_starts) + fallback)

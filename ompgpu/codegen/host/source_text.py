@@ -64,6 +64,22 @@ def refer_to_device(text: str, names: dict[str, str]) -> str:
     return "".join(out)
 
 
+def next_token(text: str, pos: int) -> tuple[str, int, int]:
+    """(token, start, end) of the first C token at or after `pos`, past preprocessor lines;
+    ("", len(text), len(text)) at the end."""
+    return _Tokens(text, pos).next()
+
+
+def tokens_from(text: str, pos: int):
+    """The C tokens from `pos` on, as (token, start, end), past preprocessor lines."""
+    toks = _Tokens(text, pos)
+    while True:
+        tok = toks.next()
+        if not tok[0]:
+            return
+        yield tok
+
+
 def statement_end(text: str, pos: int, c: OmpConstruct) -> int:
     toks = _Tokens(text, pos)
     end = _scan_stmt(toks)
