@@ -20,7 +20,7 @@ from ompgpu.parser.cfront import parse_c, preprocess
 from ompgpu.parser.variants import resolve_variants
 from ompgpu.plan.mode import plan_kernels
 from ompgpu.toolchain import (DEVICE_RT, EMU_HEADER, EMU_RT, HOST_RT, find_cuda, host_cc, host_compiler_identity, host_cxx,
-                              host_openmp_flags, nesting_flags, run, runtime_library)
+                              host_openmp_flags, nesting_flags, run, runtime_library, SOURCE_ENCODING)
 
 
 @dataclass(frozen=True)
@@ -125,9 +125,11 @@ def compile_and_link(opts: Options, translated: dict[str, Translation] | None = 
     if opts.emit_cuda:
         text = "".join(t.device_cu or "" for t in translations)
         if opts.output and opts.output != "-":
-            Path(opts.output).write_text(text)
+            Path(opts.output).write_text(text, **SOURCE_ENCODING)
         else:
-            sys.stdout.write(text)
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text.encode(**SOURCE_ENCODING))
+            sys.stdout.flush()
         return 0
     with tempfile.TemporaryDirectory(prefix="ompgpu-") as tmp:
         objects = []
@@ -186,7 +188,7 @@ def _merge_objects(objs: list[str], out: str, opts: Options) -> None:
 
 def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -> list[str]:
     host_c = stem.with_suffix(".host.c") if opts.save_temps else tmp / (stem.name + ".host.c")
-    host_c.write_text(t.host_c)
+    host_c.write_text(t.host_c, **SOURCE_ENCODING)
     host_o = tmp / (stem.name + ".host.o")
     pic = ["-fPIC"] if opts.pic or opts.shared else []
     flags = [opts.opt_level, *pic] + (["-g"] if opts.debug else []) + (["-w"] if opts.no_warnings else ["-Wno-unknown-pragmas"])
@@ -199,7 +201,7 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
     if opts.offload == "none" or t.device_cu is None:
         return objects
     dev_cu = stem.with_suffix(".device.cu") if opts.save_temps else tmp / (stem.name + ".device.cu")
-    dev_cu.write_text(t.device_cu)
+    dev_cu.write_text(t.device_cu, **SOURCE_ENCODING)
     dev_o = tmp / (stem.name + ".device.o")
     if opts.offload == "cuda":
         cuda = find_cuda()

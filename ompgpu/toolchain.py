@@ -167,6 +167,10 @@ def host_openmp_flags(compiler: str) -> tuple[str, ...]:
     return ("-fopenmp", "-foffload=disable") if probe.returncode == 0 and not probe.stderr.strip() else ("-fopenmp",)
 
 
+# How ompgpu reads and writes C text: bytes that are not UTF-8 survive the round trip.
+SOURCE_ENCODING = {"encoding": "utf-8", "errors": "surrogateescape"}
+
+
 # Compilers recurse on nested expressions: clang 14-19 crash on 2000 nested parentheses (macro-
 # generated code that gcc and ompgpu's front end take) with an 8 MiB stack and build them with 64.
 TOOL_STACK_BYTES = 256 << 20
@@ -192,7 +196,9 @@ def execute(cmd: list[str], verbose: bool, what: str) -> subprocess.CompletedPro
     if verbose:
         print(" ".join(cmd), file=sys.stderr)
     try:
-        return subprocess.run(cmd, capture_output=True, text=True)
+        # Source files are bytes: a Latin-1 comment or string passes through cpp unchanged, and
+        # through ompgpu as the same bytes (surrogateescape), as gcc and clang take it.
+        return subprocess.run(cmd, capture_output=True, encoding="utf-8", errors="surrogateescape")
     except FileNotFoundError as exc:
         raise ToolchainError(f"cannot run {cmd[0]} ({what}): {exc.strerror}") from exc
 
