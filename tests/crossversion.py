@@ -29,8 +29,8 @@ def emit(out: Path) -> int:
             except OmpgpuError as exc:  # a program that must be rejected: its message is its output
                 (out / f"{stem}.error").write_text(exc.render() + "\n")
                 continue
-            (out / f"{stem}.host.c").write_text(t.host_c)
-            (out / f"{stem}.device.cu").write_text(t.device_cu or "")
+            (out / f"{stem}.host.c").write_text(t.host_c, encoding="utf-8", errors="surrogateescape")
+            (out / f"{stem}.device.cu").write_text(t.device_cu or "", encoding="utf-8", errors="surrogateescape")
     print(f"emitted {len(SOURCES)} programs x 2 modes into {out}")
     return 0
 

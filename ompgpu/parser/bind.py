@@ -25,10 +25,10 @@ from ompgpu.parser.bind_loops import LoopNestBinding
 # The bound IR lives in bound.py; passes import it from here, where binding makes it.
 from ompgpu.parser.bound import (BoundUnit, CoordFixer, LOOP_LEAVES, OmpConstruct, REGION_LEAVES, STANDALONE,
                                  WORKSHARING, canonical_for, collapse_depth, declared_names, enumerators,
-                                 loop_header_names, loop_nest, loop_var_names)
+                                 loop_binding, loop_header_names, loop_nest, loop_var_names)
 
 __all__ = ["BoundUnit", "CoordFixer", "OmpConstruct", "bind_pragmas", "canonical_for", "collapse_depth", "enumerators",
-           "loop_header_names", "loop_nest", "loop_var_names"]
+           "loop_binding", "loop_header_names", "loop_nest", "loop_var_names"]
 
 
 def bind_pragmas(parsed: ParsedUnit, offload_arch: str = "sm_90") -> BoundUnit:

@@ -26,6 +26,17 @@ LOOP_LEAVES = frozenset({"for", "simd", "distribute", "loop", "taskloop"})
 WORKSHARING = frozenset({"for", "sections", "single", "loop", "scope"})
 
 
+def loop_binding(d, in_parallel: bool) -> str:
+    """The region a `loop` construct binds to (OpenMP 5.0, 2.9.5): its bind clause's
+    ("thread": each thread that meets it runs every iteration; "parallel": the threads of the
+    innermost parallel region share them; "teams": the teams share them), else the parallel
+    region it is nested in, else the teams region."""
+    c = d.clause("bind")
+    if c is not None:
+        return c.value
+    return "parallel" if in_parallel else "teams"
+
+
 # Leaves that start a new region in which a worksharing construct may nest again.
 REGION_LEAVES = frozenset({"parallel", "target", "teams", "task", "taskloop"})
 

@@ -39,7 +39,7 @@ from ompgpu.analysis.symbols import (ScopedVisitor, Symbol, declare, has_side_ef
                                      resolve_typedef, walk_nodes)
 from ompgpu.errors import SourceCoord, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, kernel_scope, region_sharing
-from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest, loop_var_names
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_binding, loop_nest, loop_var_names
 from ompgpu.parser.clause_rules import int_constant
 
 MODES = ("auto", "generic", "spmd")
@@ -245,7 +245,8 @@ def is_combined(k: Kernel) -> bool:
         leaves = leaves[1:]
     if not leaves:
         return False
-    return leaves[0] == "parallel" or leaves[0] == "loop" or leaves[:2] == ["distribute", "parallel"]
+    return (leaves[0] == "parallel" or (leaves[0] == "loop" and loop_binding(body.directive, in_parallel=False) == "teams")
+            or leaves[:2] == ["distribute", "parallel"])
 
 
 def _plan_kernel(program: Program, k: Kernel) -> KernelPlan:
@@ -531,8 +532,8 @@ class _SerialWalker(ScopedVisitor):
             if not leaves:
                 self.visit(n.body)
                 return
-        if leaves[0] == "loop":  # team-level `loop` is `distribute parallel for`
-            leaves = ["distribute", "parallel", "for"]
+        if leaves[0] == "loop":  # team-level `loop`: `distribute parallel for`, or the team's one thread's loop
+            leaves = ["distribute", "parallel", "for"] if loop_binding(d, in_parallel=False) == "teams" else ["simd"]
         if leaves[0] == "distribute":
             if any(c.kind in ("lastprivate", "reduction") for c in d.clauses) and "parallel" not in leaves:
                 self.block(d.coord, f"'{d.name}' with a lastprivate or reduction clause outside a parallel region")

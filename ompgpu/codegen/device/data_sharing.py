@@ -14,7 +14,7 @@ from ompgpu.codegen.render import render
 from ompgpu.codegen.shared_scalars import written_names
 from ompgpu.errors import OmpSemanticError
 from ompgpu.outliner.outline import region_sharing
-from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_var_names
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_binding, loop_var_names
 from ompgpu.parser.directives import Directive
 from ompgpu.codegen.device.cdecl import unqualified, cxx_name, type_string, strip_quals
 
@@ -175,7 +175,8 @@ class _EscapeFinder(ScopedVisitor):
             self.found |= shared
             self.in_critical |= shared & _names_in_critical(n.body, self.env)
             return  # code inside the region runs on workers: nothing there escapes
-        if leaves[0] == "loop" or (leaves[0] == "teams" and "loop" in leaves):
+        if (leaves[0] == "loop" or (leaves[0] == "teams" and "loop" in leaves)) \
+                and loop_binding(d, in_parallel=False) == "teams":
             sharing = region_sharing(n, n.body, self.env, loop_vars=loop_var_names(n.body, collapse_depth(d)))
             for sym in sharing.by_pointer:
                 if not sym.is_global:

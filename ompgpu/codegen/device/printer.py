@@ -14,7 +14,7 @@ from ompgpu.codegen.cprint import line_directive
 from ompgpu.codegen.render import BLOCK_TEAM_IDS, PACKED_TEAM_IDS, render
 from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError, note_location
 from ompgpu.outliner.outline import DEVICE_UNSUPPORTED, check_device_clauses
-from ompgpu.parser.bind import OmpConstruct
+from ompgpu.parser.bind import OmpConstruct, loop_binding
 from ompgpu.plan.mode import KernelPlan
 from ompgpu.codegen.device import data_sharing, parallel, sync, tasks, worksharing
 
@@ -367,6 +367,8 @@ class Emitter(CGen):
     def inner_construct(self, n: OmpConstruct, range_from: tuple[str, str] | None) -> str:
         """The construct combined under `parallel` (for, sections, ...), inside the work function."""
         leaf = n.directive.leaves[0]
+        if leaf == "loop" and loop_binding(n.directive, in_parallel=True) != "parallel":
+            return worksharing.loop_construct(self, n, in_parallel=True)  # bind(thread): every thread's own loop
         if leaf in ("for", "loop"):
             return worksharing.workshare_for(self, n, dataclasses.replace(n.directive, name="for"), range_from=range_from,
                                              combined=True)

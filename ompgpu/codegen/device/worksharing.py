@@ -15,7 +15,7 @@ from ompgpu.analysis.symbols import Env, Symbol, declare, has_side_effect, is_po
 from ompgpu.codegen.footprint import short_iteration, tile_footprint
 from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.outliner.outline import region_sharing
-from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_header_names, loop_nest, loop_var_names
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_binding, loop_header_names, loop_nest, loop_var_names
 from ompgpu.parser.directives import Directive
 from ompgpu.codegen.device import data_sharing, parallel, reductions
 from ompgpu.codegen.device.cdecl import cxx_name, type_string, is_narrow_integer, is_integer_type
@@ -90,11 +90,22 @@ def _batchable_store(stmt: c_ast.Node, env: Env) -> c_ast.Assignment | None:
     return stmt
 
 
-def loop_construct(em, n: OmpConstruct) -> str:
-    """`loop`: distribute + parallel for at team level, for inside a parallel region."""
+def loop_construct(em, n: OmpConstruct, in_parallel: bool | None = None) -> str:
+    """`loop` by the region it binds to: bound to the teams, distribute + parallel for; to a
+    parallel region, a worksharing for of its threads (at team level, outside any parallel
+    region, the team's one thread runs every iteration); to the thread, a serial loop of each
+    thread that meets it. `in_parallel`: the construct is combined under `parallel`."""
     d = n.directive
-    if em.in_region:
+    in_parallel = em.in_region if in_parallel is None else in_parallel
+    binding = loop_binding(d, in_parallel)
+    if binding == "thread" or (binding == "parallel" and not in_parallel):
+        clauses = tuple(c for c in d.clauses if c.kind not in ("bind", "order"))
+        return simd(em, OmpConstruct(dataclasses.replace(d, name="simd", clauses=clauses), n.body, n.coord))
+    if binding == "parallel":
         return workshare_for(em, n, dataclasses.replace(d, name="for"))
+    if in_parallel:
+        raise OmpSemanticError("a 'loop' construct with bind(teams) must be closely nested in a 'teams' region, "
+                               "not in a parallel region", d.coord)
     return distribute(em, OmpConstruct(dataclasses.replace(d, name="distribute parallel for"), n.body, n.coord))
 
 
