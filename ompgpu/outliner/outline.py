@@ -76,6 +76,8 @@ class Capture:
     map_type: str  # to / from / tofrom / alloc / '' (literal)
     item: ListItem | None  # the map clause item (array section), if any
     implicit: bool
+    # map-type modifiers of an implicit map (defaultmap(present) gives 'present')
+    modifiers: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -352,15 +354,14 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
         if behavior == "none" and name not in loop_vars:  # a loop's own variable is predetermined private
             raise OmpSemanticError(f"'{name}' is used in the target region but is in no data-mapping or data-sharing "
                                    f"clause, which defaultmap({_defaultmap_text(clause)}) requires", d.coord)
-        if category == "pointer" and clause is not None and clause.category is None and behavior != "default":
-            # gcc and OpenMP 5.0 read a clause without a category as covering pointers too: the
-            # pointer variable itself would be mapped, not what it points to
-            raise UnsupportedError(f"defaultmap({_defaultmap_text(clause)}) would map the pointer '{name}' itself; "
-                                   f"name a category (scalar or aggregate) or map '{name}' explicitly", clause.coord)
-        if behavior == "firstprivate":  # by value: the kernel's own copy (an array too)
+        if behavior == "firstprivate":  # by value: the kernel's own copy (an array too; a pointer keeps its value)
             captures.append(Capture(sym, "literal", "", None, True))
-        elif behavior in ("to", "from", "tofrom", "alloc"):
-            captures.append(Capture(sym, "pointer" if is_array(t) else "object", behavior, None, True))
+        elif behavior in ("to", "from", "tofrom", "alloc", "present"):
+            # A pointer's own storage is mapped (OpenMP 5.0: a clause without a category covers
+            # pointers too), not what it points to: the region sees the host's address, as clang
+            # does. present (5.1): as map(present, alloc: ...), an error where it is not present.
+            map_type, modifiers = ("alloc", ("present",)) if behavior == "present" else (behavior, ())
+            captures.append(Capture(sym, "pointer" if is_array(t) else "object", map_type, None, True, modifiers))
         elif is_array(t):
             captures.append(Capture(sym, "pointer", "tofrom", None, True))
         elif is_pointer(t):
@@ -373,9 +374,9 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
     return Kernel(name, fn.decl.name, n, d.coord, body, teams, tuple(captures), tuple(privates), env, tuple(attachments))
 
 
-# Implicit behaviours the outliner implements: `present` (5.1) is not, and the `all` category
+# Implicit behaviours the outliner implements (`present`: OpenMP 5.1); the `all` category
 # (5.2) is left out because gcc 12, which compiles the host fallback, rejects it.
-_DEFAULTMAP_BEHAVIOURS = ("alloc", "to", "from", "tofrom", "firstprivate", "none", "default")
+_DEFAULTMAP_BEHAVIOURS = ("alloc", "to", "from", "tofrom", "firstprivate", "none", "default", "present")
 
 
 def _defaultmap_rules(d: Directive) -> dict[str, tuple[str, object]]:
@@ -383,11 +384,10 @@ def _defaultmap_rules(d: Directive) -> dict[str, tuple[str, object]]:
     behaviour, the clause that set it). A clause without a category covers all three."""
     rules: dict[str, tuple[str, object]] = {}
     for c in d.clauses_of("defaultmap"):
-        if c.behavior not in _DEFAULTMAP_BEHAVIOURS or c.category in ("all", "allocatable") or (
-                c.category == "pointer" and c.behavior not in ("default", "none", "firstprivate")):
+        if c.behavior not in _DEFAULTMAP_BEHAVIOURS or c.category in ("all", "allocatable"):
             raise UnsupportedError(f"'defaultmap({_defaultmap_text(c)})' is not supported yet (supported: alloc, to, "
-                                   "from, tofrom, firstprivate, none and default for scalar and aggregate; default, "
-                                   "none and firstprivate for pointer)", c.coord)
+                                   "from, tofrom, firstprivate, present, none and default for the scalar, aggregate "
+                                   "and pointer categories, and without one)", c.coord)
         for cat in c.categories:
             rules[cat] = (c.behavior, c)  # one clause per category: parser/clause_rules.py checks it
     return rules

@@ -177,9 +177,9 @@ int main(void) {
 
 @pytest.mark.parametrize("src,message", [
     ("""int main(void) { int x = 0;
-#pragma omp target defaultmap(present: scalar)
+#pragma omp target defaultmap(firstprivate: all)
   x = 1;
-  return x; }""", "'defaultmap(present: scalar)' is not supported yet"),
+  return x; }""", "'defaultmap(firstprivate: all)' is not supported yet"),
     ("""int main(void) { int a[10];
 #pragma omp target teams distribute parallel for ordered(1) map(tofrom: a)
   for (int i = 1; i < 10; i++) {

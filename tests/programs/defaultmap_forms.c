@@ -1,81 +1,102 @@
-/* covers: OpenMP 5.0 defaultmap implicit behaviours and categories: to/from/tofrom/alloc/firstprivate/default/none
-   for scalar and aggregate (arrays and structs), firstprivate and none for pointer, a clause without a category,
-   on target and on a combined target teams distribute parallel for. No variable that the device may not write
-   back is printed after the region, so the output is the same wherever the region runs. */
+/* covers: defaultmap in every OpenMP 5.0/5.1 form: none with explicit maps of a scalar, an array,
+   a struct and a pointer section (and firstprivate and is_device_ptr items); a behaviour without a
+   category (firstprivate, to, from, tofrom, alloc, present) covering every variable, pointers
+   included (a pointer keeps the host's value, its own storage is what is mapped); present for the
+   scalar and aggregate categories on data an enclosing construct mapped; per-category clauses */
 #include <stdio.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <omp.h>
 
-struct pair { int a, b; };
+struct pt { int x, y; };
 
 int main(void) {
-  int k = 5, out[4] = {0, 0, 0, 0};
-  int arr[8], scratch[8], fp[4] = {1, 2, 3, 4};
-  struct pair s = {3, 4}, t = {10, 20};
-  int *p = fp;
-  double x = 1.5;
+  int s = 5, arr[8];
+  struct pt p = {1, 2};
+  double *v = malloc(8 * sizeof(double));
+  for (int i = 0; i < 8; i++) { arr[i] = i; v[i] = i; }
+  int scale = 3;
 
-  /* to: scalar: the device reads k */
-#pragma omp target defaultmap(to: scalar) map(from: out)
-  out[0] = k * 2;
-  printf("to scalar: %d\n", out[0]);
-
-  /* from: aggregate: arr is written on the device and comes back */
-#pragma omp target defaultmap(from: aggregate)
-  for (int i = 0; i < 8; i++) arr[i] = i * i;
-  printf("from aggregate: %d %d %d\n", arr[1], arr[4], arr[7]);
-
-  /* alloc: aggregate: scratch lives on the device only; the sum comes back through out */
-#pragma omp target defaultmap(alloc: aggregate) map(tofrom: out[0:4])
+  /* none: every variable the region uses is listed */
+#pragma omp target defaultmap(none) map(tofrom: s, arr, p) map(tofrom: v[0:8]) firstprivate(scale)
   {
-    for (int i = 0; i < 8; i++) scratch[i] = 2 * i;
-    int sum = 0;
-    for (int i = 0; i < 8; i++) sum += scratch[i];
-    out[1] = sum;
+    s += arr[3] + p.x;
+    p.y = 10 * scale;
+    arr[7] = 70;
+    for (int i = 0; i < 8; i++) v[i] *= 2;
   }
-  printf("alloc aggregate: %d\n", out[1]);
+  printf("none: s %d arr[7] %d p.y %d v[7] %g\n", s, arr[7], p.y, v[7]);
 
-  /* firstprivate: aggregate: the device works on its own copies of fp and t */
-#pragma omp target defaultmap(firstprivate: aggregate) map(from: out[0:4])
+  double *dv = (double *)omp_target_alloc(8 * sizeof(double), omp_get_default_device());
+#pragma omp target defaultmap(none) is_device_ptr(dv) map(tofrom: v[0:8])
   {
-    fp[0] += 100;
-    t.a += 1;
-    out[2] = fp[0] + fp[3] + t.a + t.b;
+    for (int i = 0; i < 8; i++) dv[i] = v[i] + 1;
+    for (int i = 0; i < 8; i++) v[i] = dv[i];
   }
-  printf("firstprivate aggregate: %d (host fp[0]=%d t.a=%d)\n", out[2], fp[0], t.a);
+  omp_target_free(dv, omp_get_default_device());
+  printf("none with is_device_ptr: v[7] %g\n", v[7]);
 
-  /* tofrom: aggregate on a struct; tofrom: scalar: both come back */
-#pragma omp target defaultmap(tofrom: aggregate) defaultmap(tofrom: scalar)
+  /* firstprivate without a category: scalars, arrays (the region's own copy) and pointers (the
+     host's value, kept) */
+  int t = 3;
+  int *q = arr;
+  uintptr_t host_q = (uintptr_t)q, same_fp = 0;
+#pragma omp target defaultmap(firstprivate) map(from: same_fp)
   {
-    s.a += 1;
-    s.b *= 2;
-    x *= 2.0;
+    t += 1;
+    arr[0] = 100;
+    same_fp = (uintptr_t)q == host_q;
   }
-  printf("tofrom: s=(%d,%d) x=%.1f\n", s.a, s.b, x);
+  printf("firstprivate: t %d arr[0] %d pointer kept %d\n", t, arr[0], (int)same_fp);
 
-  /* no category: scalars and aggregates; pointers are not used */
+  /* tofrom without a category: scalars and arrays written back; a pointer's own storage mapped */
+  uintptr_t same_tf = 0;
 #pragma omp target defaultmap(tofrom)
   {
-    k += 1;
-    arr[0] = 42;
+    t += 1;
+    arr[1] = 11;
+    same_tf = (uintptr_t)q == host_q;
   }
-  printf("tofrom, no category: k=%d arr[0]=%d\n", k, arr[0]);
+  printf("tofrom: t %d arr[1] %d pointer value %d\n", t, arr[1], (int)same_tf);
 
-  /* firstprivate: pointer: the device gets the host address as a value (not dereferenced) */
-#pragma omp target defaultmap(firstprivate: pointer) map(from: out[0:4])
-  out[3] = p != 0;
-  printf("firstprivate pointer: %d\n", out[3]);
+  /* to and from without a category, alloc for the scalars */
+  int in = 7, out = 0;
+#pragma omp target defaultmap(to) map(from: out)
+  { out = in * 2; in = 0; }
+  int got = -1;
+#pragma omp target defaultmap(from) map(to: in)
+  { got = in + 1; }
+  int scratch = 0, copy = 0;
+#pragma omp target defaultmap(alloc: scalar) map(from: copy)
+  { scratch = 41; copy = scratch + 1; }
+  printf("to: out %d in %d; from: got %d; alloc: copy %d\n", out, in, got, copy);
 
-  /* none: every variable the region uses is listed; default: the usual rules */
-  int m = 7;
-#pragma omp target defaultmap(none) firstprivate(m) map(tofrom: out[0:4])
-  out[0] = m + 1;
-#pragma omp target defaultmap(default: scalar) map(from: arr)
-  for (int i = 0; i < 8; i++) arr[i] = m;
-  printf("none: %d default: %d\n", out[0], arr[5]);
+  /* present: data an enclosing construct mapped */
+  int count = 1;
+#pragma omp target enter data map(to: count)
+#pragma omp target data map(tofrom: arr)
+  {
+#pragma omp target defaultmap(present: aggregate) defaultmap(present: scalar)
+    {
+      arr[2] = 22;
+      count += 1;
+    }
+#pragma omp target defaultmap(present)
+    arr[3] = 33 + count;
+  }
+#pragma omp target exit data map(from: count)
+  printf("present: arr[2] %d arr[3] %d count %d\n", arr[2], arr[3], count);
 
-  /* a combined construct: the loop's own variable needs no clause under defaultmap(none) */
-  int i, sq[16];
-#pragma omp target teams distribute parallel for defaultmap(none) map(from: sq)
-  for (i = 0; i < 16; i++) sq[i] = i * i;
-  printf("combined none: %d %d\n", sq[3], sq[15]);
+  /* per-category clauses side by side */
+  int k = 1;
+  uintptr_t same_pc = 0;
+#pragma omp target defaultmap(tofrom: scalar) defaultmap(to: aggregate) defaultmap(firstprivate: pointer)
+  {
+    k += arr[4];
+    arr[4] = -1;
+    same_pc = (uintptr_t)q == host_q;
+  }
+  printf("categories: k %d arr[4] %d pointer kept %d\n", k, arr[4], (int)same_pc);
+  free(v);
   return 0;
 }

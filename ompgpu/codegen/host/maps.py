@@ -119,7 +119,7 @@ def kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset()) -> list[M
             item = cap.item or ListItem(cap.name, (), (), cap.name, k.coord)
             _check_contiguous(item, k.env)
             ptr = is_pointer(resolve_typedef(cap.sym.type, k.env))
-            e = _section_entry(item, _flags(cap.map_type, mods.get(cap.name, ()), ["OMPGPU_MAP_PTR", "OMPGPU_MAP_ARG", *implicit]), ptr)
+            e = _section_entry(item, _flags(cap.map_type, mods.get(cap.name, cap.modifiers), ["OMPGPU_MAP_PTR", "OMPGPU_MAP_ARG", *implicit]), ptr)
             if not ptr and not item.sections:
                 e = MapEntry(f"(void *)({cap.name})", f"(void *)({cap.name})", f"(long long)sizeof({cap.name})", e.flags, e.name)
             elif not ptr:
@@ -127,7 +127,7 @@ def kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset()) -> list[M
             entries.append(e)
         else:
             entries.append(MapEntry(f"(void *)&({cap.name})", f"(void *)&({cap.name})", f"(long long)sizeof({cap.name})",
-                                    _flags(cap.map_type, mods.get(cap.name, ()), ["OMPGPU_MAP_ARG", *implicit]), cap.name))
+                                    _flags(cap.map_type, mods.get(cap.name, cap.modifiers), ["OMPGPU_MAP_ARG", *implicit]), cap.name))
     # Mapped items the region does not use still move data.
     struct_types: dict[str, str] = {}
     for c in k.construct.directive.clauses:

@@ -158,6 +158,7 @@ def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple
       indirect say nothing about the host's copy of the functions;
     - `requires` without the clauses ompgpu meets itself;
     - without `affinity` clauses (a hint about a task's data, 5.0);
+    - `defaultmap(present...)` (5.1) as `defaultmap(tofrom...)`, its meaning on the host;
     - a metadirective as the variant the host takes (gcc 12 ignores metadirective: a loop meant
       to be `parallel for` would run on one thread), blank where it takes none; device code got
       the GPU's variant from the binder;
@@ -181,6 +182,10 @@ def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple
         except OmpgpuError:
             return prefix + directive  # the binder reported what it had to; keep the line as written
         return f"{prefix}omp {chosen.variant}" if chosen and chosen.variant not in ("", "nothing") else ""
+    if "defaultmap" in directive:
+        # defaultmap(present) (5.1), which gcc 12 rejects: on the host every variable is present,
+        # and tofrom is what present means there (the region works on the host's own storage).
+        directive = re.sub(r"\bdefaultmap\s*\(\s*present\b", "defaultmap(tofrom", directive)
     if "affinity" in directive:
         # affinity (5.0) is a hint about where a task's data lives: the host's task runs the
         # same without it, and gcc 11 rejects the clause.
