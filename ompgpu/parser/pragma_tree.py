@@ -20,37 +20,59 @@ class UnsupportedSyntaxError(UnsupportedError, OmpSyntaxError):
 
 # Clauses whose argument may start with a modifier keyword followed by ':' (map-type and
 # map-type modifiers, device_num/ancestor, the directive-name of `if`, `present` of motion
-# clauses, `conditional` of lastprivate). Without a top-level ':' in the argument, there is no
-# modifier, and every identifier in it is a name of the program.
-_MODIFIED_CLAUSES = frozenset({"map", "device", "if", "to", "from", "lastprivate"})
-_WORD_OR_BRACKET = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[()\[\]:]|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'")
+# clauses, `conditional` of lastprivate, `strict` of grainsize and num_tasks, an allocator of
+# allocate). Without a top-level ':' in the argument (the ':' of a `?:` does not count), there
+# is no such modifier, and every identifier in it is a name of the program.
+_MODIFIED_CLAUSES = frozenset({"map", "device", "if", "to", "from", "lastprivate", "grainsize", "num_tasks", "allocate",
+                               "affinity", "linear"})
+# Modifiers written like a call, `val(x)`: the word is the modifier only where a '(' follows it.
+_CALL_MODIFIERS = {"linear": frozenset({"val", "ref", "uval"}), "allocate": frozenset({"allocator", "align"}),
+                   "affinity": frozenset({"iterator"}), "map": frozenset({"mapper", "iterator"})}
+_WORD_OR_BRACKET = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*|[()\[\]:,?]|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'")
 
 
 def _is_word(value: str) -> bool:
-    return value[0].isalpha() or value[0] in "_$"
+    return bool(value) and (value[0].isalpha() or value[0] in "_$")
 
 
 def plain_name_positions(text: str) -> frozenset[int]:
+    """Positions of the identifiers in clause arguments that can only be names of the program,
+    although they spell a modifier of the clause (see _MODIFIED_CLAUSES and _CALL_MODIFIERS):
+    `map(always, close)`, `if(target ? 1 : 0)`, `linear(val: 2)`, `grainsize(strict)`."""
     toks = [(m.group(), m.start()) for m in _WORD_OR_BRACKET.finditer(text)]
     plain: set[int] = set()
     for k, (word, _) in enumerate(toks):
         if word not in _MODIFIED_CLAUSES or k + 1 >= len(toks) or toks[k + 1][0] != "(":
             continue
-        depth, colon, inner = 0, False, []
+        calls = _CALL_MODIFIERS.get(word, frozenset())
+        depth, colon, questions, inner, call_words = 0, False, 0, [], []
         for j in range(k + 1, len(toks)):
             value, pos = toks[j]
+            following = toks[j + 1][0] if j + 1 < len(toks) else ""
             if value in "([":
                 depth += 1
             elif value in ")]":
                 depth -= 1
                 if depth == 0:
                     break
+            elif value == "?" and depth == 1:
+                questions += 1
             elif value == ":" and depth == 1:
-                colon = True
-            elif _is_word(value) and not (j + 1 < len(toks) and _is_word(toks[j + 1][0])):
-                inner.append(pos)  # (a word followed by a word is a modifier missing its ':')
-        if not colon:
-            plain.update(inner)
+                if questions:
+                    questions -= 1  # the ':' of a conditional expression
+                else:
+                    colon = True
+            elif _is_word(value):
+                if depth == 1 and value in calls:
+                    if following != "(":
+                        # `linear(val: 2)`: a modifier word without its '(' is a name
+                        (inner if colon else call_words).append(pos)
+                elif not _is_word(following):
+                    inner.append(pos)  # (a word followed by a word is a modifier missing its ':')
+        if colon:
+            plain.update(call_words)
+        else:
+            plain.update(inner + call_words)
     return frozenset(plain)
 
 

@@ -28,6 +28,8 @@ master, masked, sections, ordered or a nested parallel region.
 """
 from __future__ import annotations
 
+import copy
+
 import dataclasses
 import re
 from dataclasses import dataclass
@@ -247,6 +249,10 @@ def is_combined(k: Kernel) -> bool:
         return False
     return (leaves[0] == "parallel" or (leaves[0] == "loop" and loop_binding(body.directive, in_parallel=False) == "teams")
             or leaves[:2] == ["distribute", "parallel"])
+
+
+# Clauses whose list items get a thread's own copy in the construct.
+_PRIVATIZING = ("private", "firstprivate", "lastprivate", "linear", "reduction")
 
 
 def _plan_kernel(program: Program, k: Kernel) -> KernelPlan:
@@ -546,7 +552,21 @@ class _SerialWalker(ScopedVisitor):
             self._region(n, leaves, distribute=False)
             return
         if leaves[0] == "simd":
+            # every thread runs the loop, each with its own copies of the privatized items and
+            # the loop variables: statements that update only those are per-thread code. A copy
+            # that goes back to a variable the team shares would be written by every thread
+            # while others still read its start value: such a loop is the master's alone.
+            for c in d.clauses:
+                if c.kind in ("lastprivate", "linear", "reduction"):
+                    for item in getattr(c, "items", ()):
+                        if not self._is_per_thread(self.env.lookup(item.name)):
+                            self.block(d.coord, f"the {c.kind} item '{item.name}' of a simd loop in serial code is "
+                                                "shared by the team")
+            saved, self.env = self.env, self.env.child()
+            names = [item.name for c in d.clauses if c.kind in _PRIVATIZING for item in getattr(c, "items", ())]
+            self._private_copies(names + list(loop_var_names(n.body, collapse_depth(d))))
             self.visit(n.body)
+            self.env = saved
             return
         if leaves[0] == "atomic" and self.in_guard:
             self.visit(n.body)  # thread 0 alone, in a guarded statement
@@ -554,6 +574,17 @@ class _SerialWalker(ScopedVisitor):
         if d.name == "allocate":
             return  # where a declared variable lives: no code
         self.block(d.coord, f"'#pragma omp {d.name}' outside a parallel region")
+
+    def _private_copies(self, names: list[str]) -> None:
+        """Declare a per-thread copy of each named variable in the current scope."""
+        for name in names:
+            sym = self.env.lookup(name)
+            if sym is None or sym.kind != "var" or not isinstance(sym.decl, c_ast.Decl):
+                continue
+            own = copy.copy(sym.decl)
+            own.init = None
+            declare(self.env, own)
+            self.serial_locals.add(id(own))
 
     def _loop_header(self, n: OmpConstruct, depth: int) -> None:
         """A `distribute` loop nest: every thread walks the same chunks; the body is serial code."""

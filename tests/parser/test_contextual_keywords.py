@@ -61,3 +61,46 @@ def test_keyword_as_a_variable_in_lists(w):
     assert [c.items[0].name for c in d.clauses] == [w, w]
     d = parse_pragma(f"omp parallel for firstprivate({w}) lastprivate({w}) reduction(+: {w}) private({w})", BASE)
     assert all(c.items[0].name == w for c in d.clauses)
+
+
+def _names(d, kind):
+    return [i.name for c in d.clauses if c.kind == kind for i in c.items]
+
+
+@pytest.mark.parametrize("w", KEYWORDS)
+def test_keyword_as_a_variable_in_every_clause_slot(w):
+    """Each clause slot where a program name stands, with and without the clause's modifiers
+    (issue 32): the keyword is the variable, and a modifier stays a modifier."""
+    d = parse_pragma(f"omp parallel for linear({w}: 2) reduction(+: {w}) lastprivate(conditional: {w}) firstprivate({w})", BASE)
+    assert _names(d, "linear") == [w] and _clause(d, "linear").modifier is None
+    assert _names(d, "reduction") == [w] and _names(d, "lastprivate") == [w] and _names(d, "firstprivate") == [w]
+    d = parse_pragma(f"omp simd linear({w}) linear(val({w}): 2) linear({w}, {w}x: step(2)) aligned({w}: 8) nontemporal({w})", BASE)
+    linears = [c for c in d.clauses if c.kind == "linear"]
+    assert [[i.name for i in c.items] for c in linears] == [[w], [w], [w, w + "x"]]
+    assert [c.modifier for c in linears] == [None, "val", None]
+    assert _names(d, "aligned") == [w] and _names(d, "nontemporal") == [w]
+    d = parse_pragma(f"omp target map({w}, {w}) map(always, tofrom: {w}) map({w}) if(target: {w}) device({w}) "
+                     f"is_device_ptr({w}) has_device_addr({w}) depend(in: {w}) thread_limit({w})", BASE)
+    maps = [c for c in d.clauses if c.kind == "map"]
+    assert [[i.name for i in m.items] for m in maps] == [[w, w], [w], [w]]
+    assert [m.modifiers for m in maps] == [(), ("always",), ()] and maps[1].map_type == "tofrom"
+    assert _clause(d, "if").expr.text == w and _clause(d, "if").modifier == "target"
+    assert _names(d, "depend") == [w] and _names(d, "is_device_ptr") == [w] and _names(d, "has_device_addr") == [w]
+    d = parse_pragma(f"omp target if({w} ? 1 : 0) map(to: {w}[{w}:{w}])", BASE)
+    assert _clause(d, "if").modifier is None and _clause(d, "if").expr.text == f"{w} ? 1 : 0"
+    d = parse_pragma(f"omp taskloop grainsize({w}) in_reduction(+: {w}) priority({w}) final({w})", BASE)
+    assert _clause(d, "grainsize").expr.text == w
+    assert _clause(parse_pragma(f"omp taskloop num_tasks(strict: {w})", BASE), "num_tasks").expr.text == w
+    assert _clause(parse_pragma(f"omp taskloop num_tasks({w})", BASE), "num_tasks").expr.text == w
+    assert _names(d, "in_reduction") == [w]
+    d = parse_pragma(f"omp task affinity({w}) depend(out: {w}) private({w}) shared({w})", BASE)
+    assert _names(d, "affinity") == [w] and _names(d, "depend") == [w]
+    d = parse_pragma(f"omp parallel allocate({w}) allocate(omp_default_mem_alloc: {w}) private({w}) num_threads({w}) "
+                     f"reduction(task, +: {w}) copyin({w})", BASE)
+    assert _names(d, "allocate") == [w, w] and _names(d, "reduction") == [w] and _names(d, "copyin") == [w]
+    d = parse_pragma(f"omp target data map(tofrom: {w}) use_device_ptr({w}) use_device_addr({w})", BASE)
+    assert _names(d, "use_device_ptr") == [w] and _names(d, "use_device_addr") == [w]
+    d = parse_pragma(f"omp taskgroup task_reduction(+: {w})", BASE)
+    assert _names(d, "task_reduction") == [w]
+    d = parse_pragma(f"omp distribute dist_schedule(static, {w})", BASE)
+    assert _clause(d, "dist_schedule").chunk.text == w
