@@ -17,6 +17,7 @@ from ompgpu.options import Options, UsageError
 from ompgpu.outliner.outline import outline
 from ompgpu.parser.bind import bind_pragmas
 from ompgpu.parser.cfront import parse_c, preprocess
+from ompgpu.parser.declarators import lower_declarators
 from ompgpu.parser.variants import resolve_variants
 from ompgpu.plan.mode import plan_kernels
 from ompgpu.toolchain import (DEVICE_RT, EMU_HEADER, EMU_RT, HOST_RT, find_cuda, host_cc, host_compiler_identity, host_cxx,
@@ -86,7 +87,7 @@ def _translate(path: str, opts: Options) -> Translation:
     if opts.syntax_only:
         return Translation(path, "", None, ())
     try:
-        bound = resolve_variants(bound, opts.offload_arch)
+        bound = lower_declarators(resolve_variants(bound, opts.offload_arch))
         program = outline(bound)
         device = generate_device(program, plan_kernels(program, opts.mode))
         host = generate_host(program, device.kernel_names, opts.offload, device.globals, device.kernel_modes,

@@ -90,6 +90,9 @@ class BoundUnit:
     # Type keys (mappers.type_key) of the struct types that have a default declare mapper: an
     # implicit map of such a variable would have to use it.
     default_mapper_types: frozenset[str] = frozenset()
+    # Row lengths of variably modified variables (parser/declarators.py): the hidden name that
+    # holds one -> the C expression that computes it on the host from the variable's own type.
+    vla_sizes: tuple[tuple[str, str], ...] = ()
 
     @property
     def pre(self) -> PreprocessedUnit:

@@ -14,7 +14,7 @@ from ompgpu.parser.cfront import parse_c, preprocess
 from ompgpu.toolchain import host_cc
 
 ALL_GAPS = frozenset({"masked", "scope", "atomic compare", "thread_limit on target", "scan phases",
-                      "linear on combined target"})
+                      "linear on combined target", "order clauses"})
 
 
 def lowered(tmp_path, source: str, gaps=ALL_GAPS, offload: str = "none") -> str:
@@ -97,6 +97,13 @@ def test_scan_phases_in_braces(tmp_path):
     assert "for (int i = 0; i < 8; i++) { {" in text
     assert '} _Pragma("omp scan inclusive(s, t)") {' in text
     assert text.count("} }") == 1
+
+
+def test_order_clauses_left_out(tmp_path):
+    src = ("int main(void) { int a[8];\n#pragma omp parallel for order(reproducible: concurrent) schedule(static)\n"
+           "for (int i = 0; i < 8; i++) a[i] = i;\nreturn a[1]; }\n")
+    line = next(line for line in lowered(tmp_path, src).split("\n") if line.startswith("#pragma"))
+    assert line.split() == ["#pragma", "omp", "parallel", "for", "schedule(static)"]
 
 
 def test_linear_on_combined_target_splits_the_target_leaf(tmp_path):

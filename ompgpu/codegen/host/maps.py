@@ -92,7 +92,11 @@ def _attach_entries(item: ListItem, map_type: str, modifiers, attach: bool) -> l
     return entries
 
 
-def kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset()) -> list[MapEntry]:
+def kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset(), host_values: dict[str, str] | None = None) -> list[MapEntry]:
+    """The map entries of a kernel launch. `host_values`: captured names that the host code
+    does not declare (row lengths of variably modified variables) -> the expression of their
+    value, passed as a compound literal."""
+    host_values = host_values or {}
     entries = []
     used = set()
     mods = {}
@@ -109,6 +113,10 @@ def kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset()) -> list[M
             # kernel parameter is unused and gets the translated address or NULL).
             entries.append(MapEntry(f"(void *)&({cap.name})", f"(void *)&({cap.name})", "0",
                                     _flags("", (), ["OMPGPU_MAP_ATTACH_ONLY", "OMPGPU_MAP_ARG"]), cap.name))
+        elif cap.how == "literal" and cap.name in host_values:
+            value = f"(void *)&(long long){{ {host_values[cap.name]} }}"
+            entries.append(MapEntry(value, value, "0", _flags("", (), ["OMPGPU_MAP_LITERAL", "OMPGPU_MAP_ARG", *implicit]),
+                                    cap.name))
         elif cap.how == "literal":
             entries.append(MapEntry(f"(void *)&({cap.name})", f"(void *)&({cap.name})", "0",
                                     _flags("", (), ["OMPGPU_MAP_LITERAL", "OMPGPU_MAP_ARG", *implicit]), cap.name))

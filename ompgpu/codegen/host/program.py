@@ -93,7 +93,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
             thread_limit = (_clause_expr(teams, "thread_limit") if teams else None) or _clause_expr(d, "thread_limit") or "0"
             # SPMD: the combined region's num_threads is the block size.
             num_threads = _clause_expr(d, "num_threads") if (kernel_modes or {}).get(id(k)) == "spmd" else None
-            maps = kernel_maps(k, link_globals)
+            maps = kernel_maps(k, link_globals, dict(program.bound.vla_sizes))
             trip = _grid_trip_count(c, program) if (kernel_modes or {}).get(id(k)) == "spmd" else None
             exprs = (device, if_cond, num_teams, thread_limit) + ((num_threads,) if num_threads else ())
             task = target_task(d, k.env, maps, exprs, kernel_task_vars(k))

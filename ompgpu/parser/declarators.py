@@ -1,0 +1,364 @@
+"""C declarator semantics that CUDA C++ lacks, lowered in the bound AST (which device code is
+printed from; the host code is the user's own text, which the host compiler takes as C).
+
+- An array-typed parameter is a pointer (C 6.7.6.3): `int f(int a[N])` is `int f(int *a)`,
+  `double m[N][M]` is `double (*m)[M]`; `static` and qualifiers in the brackets go.
+- Variably modified types (C99): a pointer to a variable-length array, `const double
+  (*restrict in)[n]`, a VLA parameter `double m[n][n]` (a pointer to its rows), a cast
+  `(double (*)[n])buf` and a multi-dimensional VLA object of host code that a target region
+  uses. CUDA C++ has no such types: each becomes a plain pointer to its elements (a VLA object
+  one flat VLA), and each variable carries its row lengths as values, declared right after it
+  (`const long long __ompgpu_vla_in_1 = n;`: C evaluates the sizes where the declaration is
+  reached, and so do these). Indexing `in[i][j]` becomes `in[(i) * __ompgpu_vla_in_1 + (j)]`,
+  `in[i]` and `in + i` the address of row i, `*in` row 0. A target region that uses such a
+  variable of host code receives the row lengths as values too; the host computes them from
+  the variable's own type (`sizes_on_host`).
+
+VLA objects in device code (they would need memory of a size known only at run time) and uses
+of a variably modified pointer that this lowering does not cover (++, --, +=, sizeof of a row)
+are named errors.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+
+from pycparser import c_ast
+
+from ompgpu.errors import SourceCoord, UnsupportedError
+from ompgpu.parser.bound import BoundUnit, OmpConstruct, enumerators
+
+
+@dataclasses.dataclass
+class _Shape:
+    """A lowered variable: its row lengths (the names that hold them), outermost first."""
+
+    name: str
+    dims: list[str]
+
+
+def lower_declarators(bound: BoundUnit) -> BoundUnit:
+    """The bound unit with array parameters and variably modified types lowered (see the module
+    docstring); the unit itself where the file has neither."""
+    if not any(isinstance(n, (c_ast.ArrayDecl, c_ast.Typename)) for n in _walk(bound.ast)):
+        return bound
+    lowering = _Lowering(bound, {e.name for n in _walk(bound.ast) if isinstance(n, c_ast.Decl) for e in enumerators(n.type)})
+    lowering.file(bound.ast)
+    if not lowering.changed:
+        return bound
+    return dataclasses.replace(bound, vla_sizes=tuple(sorted(lowering.host_sizes.items())))
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n is None:
+            continue
+        yield n
+        stack.extend(child for _, child in n.children())
+
+
+class _Lowering:
+    def __init__(self, bound: BoundUnit, enum_names: set[str]):
+        self.bound = bound
+        self.enum_names = enum_names
+        self.scopes: list[dict[str, _Shape | None]] = [{}]
+        self.device_depth = 0  # > 0 inside a target region or a declare target function
+        self.changed = False
+        # hidden size name -> the C expression that computes it on the host from the variable
+        self.host_sizes: dict[str, str] = {}
+
+    # -- coordinates and errors ------------------------------------------------------------------
+    def user_coord(self, node) -> SourceCoord:
+        c = getattr(node, "coord", None)
+        if isinstance(c, SourceCoord) or c is None:
+            return c or SourceCoord(self.bound.pre.path, 1, 1)
+        return self.bound.pre.user_coord(c.line, c.column)
+
+    def error(self, node, what: str) -> UnsupportedError:
+        return UnsupportedError(what, self.user_coord(node))
+
+    # -- types -----------------------------------------------------------------------------------
+    def is_constant(self, dim: c_ast.Node | None) -> bool:
+        if dim is None:
+            return True
+        for n in _walk(dim):
+            if isinstance(n, c_ast.ID) and n.name not in self.enum_names:
+                return False
+            if isinstance(n, c_ast.FuncCall):
+                return False
+        return True
+
+    def array_dims(self, t) -> tuple[list[c_ast.Node | None], c_ast.Node]:
+        """(dims outermost first, element type) of a chain of ArrayDecls."""
+        dims = []
+        while isinstance(t, c_ast.ArrayDecl):
+            dims.append(t.dim)
+            t = t.type
+        return dims, t
+
+    def lowered_type(self, t):
+        """(new type, row-length expressions or None): a pointer to a VM array as a pointer to
+        its elements, with the row lengths; other types unchanged."""
+        if isinstance(t, c_ast.PtrDecl) and isinstance(t.type, c_ast.ArrayDecl):
+            dims, elem = self.array_dims(t.type)
+            if not all(self.is_constant(d) for d in dims):
+                if any(d is None for d in dims):
+                    return t, None
+                return c_ast.PtrDecl(t.quals, elem, t.coord), dims
+        return t, None
+
+    # -- the file --------------------------------------------------------------------------------
+    def file(self, ast: c_ast.FileAST) -> None:
+        for ext in ast.ext:
+            if isinstance(ext, c_ast.FuncDef):
+                self.function(ext)
+            elif isinstance(ext, c_ast.Decl) and isinstance(ext.type, c_ast.FuncDecl):
+                self.params(ext.type, None)
+
+    def params(self, fd: c_ast.FuncDecl, body_decls: list | None) -> None:
+        """Adjust each parameter's array type to a pointer; a VM one declares its row lengths
+        (appended to body_decls, the function body's first declarations)."""
+        if fd.args is None:
+            return
+        for p in fd.args.params:
+            if not isinstance(p, c_ast.Decl):
+                continue
+            if isinstance(p.type, c_ast.ArrayDecl):
+                # C 6.7.6.3: a parameter of array type is a pointer; [static n] and qualifiers go
+                quals = [q for q in p.type.dim_quals or () if q != "static"]
+                p.type = c_ast.PtrDecl(quals, p.type.type, p.type.coord)
+                self.changed = True
+            new, dims = self.lowered_type(p.type)
+            if dims is not None:
+                p.type = new
+                self.changed = True
+                if body_decls is not None and p.name:
+                    body_decls.extend(self.declare_shape(p.name, dims, p, 0))
+                continue
+            if p.name and body_decls is not None:
+                self.scopes[-1][p.name] = None
+
+    def function(self, fn: c_ast.FuncDef) -> None:
+        device = fn.decl.name in self.bound.declare_target
+        self.device_depth += device
+        self.scopes.append({})
+        sizes: list[c_ast.Decl] = []
+        if isinstance(fn.decl.type, c_ast.FuncDecl):
+            self.params(fn.decl.type, sizes)
+        body = fn.body
+        self.block(body)
+        if sizes and isinstance(body, c_ast.Compound):
+            body.block_items = sizes + list(body.block_items or [])
+        self.scopes.pop()
+        self.device_depth -= device
+
+    def declare_shape(self, name: str, dims: list, node, first: int) -> list[c_ast.Decl]:
+        """The row-length declarations of `name` and the scope entry that makes its uses
+        lowered: dims[first:] are its row lengths (all the array dimensions of a pointer to an
+        array; those after the first of an array object)."""
+        hidden, decls = [], []
+        for k, dim in enumerate(dims[first:], start=1):
+            size = f"__ompgpu_vla_{name}_{k}"
+            hidden.append(size)
+            ty = c_ast.TypeDecl(size, ["const"], None, c_ast.IdentifierType(["long", "long"]), node.coord)
+            decls.append(c_ast.Decl(size, ["const"], [], [], [], ty, self.expr(copy.deepcopy(dim)), None, node.coord))
+            # on the host, the size of the variable's own type: sizeof(v[0]...) / sizeof(v[0]...[0])
+            zeros = "[0]" * k
+            self.host_sizes[size] = f"(long long)(sizeof(({name}){zeros}) / sizeof(({name}){zeros}[0]))"
+        self.scopes[-1][name] = _Shape(name, hidden)
+        return decls
+
+    # -- statements ------------------------------------------------------------------------------
+    def block(self, node) -> None:
+        if not isinstance(node, c_ast.Compound):
+            self.statement_child(node)
+            return
+        self.scopes.append({})
+        items = []
+        for item in node.block_items or []:
+            if isinstance(item, c_ast.Decl):
+                items.append(item)
+                items.extend(self.declaration(item))
+            elif isinstance(item, c_ast.DeclList):
+                items.append(item)
+                for d in item.decls:
+                    if self.declaration(d):
+                        raise self.error(d, "a variably modified type in a declaration list is not supported yet")
+            else:
+                items.append(self.statement(item))
+        node.block_items = items
+        self.scopes.pop()
+
+    def declaration(self, d: c_ast.Decl) -> list[c_ast.Decl]:
+        """Lower one declaration in place; returns the declarations that must follow it."""
+        if isinstance(d.type, c_ast.FuncDecl) or "typedef" in (d.storage or []):
+            return []
+        if d.init is not None:
+            d.init = self.expr(d.init)
+        new, dims = self.lowered_type(d.type)
+        if dims is not None:
+            d.type = new
+            self.changed = True
+            return self.declare_shape(d.name, dims, d, 0)
+        if isinstance(d.type, c_ast.ArrayDecl):
+            dims, elem = self.array_dims(d.type)
+            if not all(self.is_constant(x) for x in dims):
+                if self.device_depth and "extern" not in (d.storage or []):
+                    raise self.error(d, f"the variable-length array '{d.name}' in device code is not supported yet "
+                                        "(CUDA has none): allocate it with malloc, or map it from the host")
+                if len(dims) > 1:
+                    # a VLA object of several dimensions: one flat VLA of all its elements
+                    # (the host's own object; a region gets it as a pointer, its rows as values)
+                    flat = c_ast.BinaryOp("*", copy.deepcopy(dims[0]), copy.deepcopy(dims[1]), d.coord)
+                    for extra in dims[2:]:
+                        flat = c_ast.BinaryOp("*", flat, copy.deepcopy(extra), d.coord)
+                    d.type = c_ast.ArrayDecl(elem, flat, [], d.type.coord)
+                    self.changed = True
+                    return self.declare_shape(d.name, dims, d, 1)
+        self.scopes[-1][d.name] = None
+        return []
+
+    def statement(self, node):
+        if isinstance(node, c_ast.Compound):
+            self.block(node)
+            return node
+        self.statement_child(node)
+        return node
+
+    def statement_child(self, node) -> None:
+        if node is None:
+            return
+        if isinstance(node, c_ast.Compound):
+            self.block(node)
+            return
+        if isinstance(node, OmpConstruct):
+            device = "target" in node.directive.leaves
+            self.device_depth += device
+            if node.body is not None:
+                node.body = self.statement(node.body)
+            self.device_depth -= device
+            return
+        if isinstance(node, c_ast.For):
+            self.scopes.append({})
+            if isinstance(node.init, c_ast.DeclList):
+                for d in node.init.decls:
+                    if self.declaration(d):
+                        raise self.error(d, "a variably modified type in a for loop's declaration is not supported yet")
+            elif node.init is not None:
+                node.init = self.expr(node.init)
+            node.cond = self.expr(node.cond) if node.cond is not None else None
+            node.next = self.expr(node.next) if node.next is not None else None
+            node.stmt = self.statement(node.stmt)
+            self.scopes.pop()
+            return
+        if isinstance(node, (c_ast.If, c_ast.While, c_ast.DoWhile, c_ast.Switch, c_ast.Case, c_ast.Default,
+                             c_ast.Label, c_ast.Return)):
+            for attr in ("cond", "expr"):
+                if getattr(node, attr, None) is not None and not isinstance(node, (c_ast.Case,)):
+                    setattr(node, attr, self.expr(getattr(node, attr)))
+            for attr in ("iftrue", "iffalse", "stmt"):
+                if getattr(node, attr, None) is not None:
+                    setattr(node, attr, self.statement(getattr(node, attr)))
+            if isinstance(node, (c_ast.Case, c_ast.Default)):
+                node.stmts = [self.statement(s) for s in node.stmts or []]
+            return
+        if isinstance(node, c_ast.Node) and not isinstance(node, (c_ast.Goto, c_ast.Break, c_ast.Continue,
+                                                                  c_ast.EmptyStatement, c_ast.Pragma)):
+            new = self.expr(node)
+            if new is not node:
+                raise self.error(node, "a variably modified value used as a statement is not supported yet")
+
+    # -- expressions -----------------------------------------------------------------------------
+    def shape_of(self, node) -> _Shape | None:
+        if not isinstance(node, c_ast.ID):
+            return None
+        for scope in reversed(self.scopes):
+            if node.name in scope:
+                return scope[node.name]
+        return None
+
+    def expr(self, node):
+        """The expression with VM indexing lowered (a new node where it changes)."""
+        if node is None:
+            return None
+        if isinstance(node, c_ast.ArrayRef) or (isinstance(node, c_ast.UnaryOp) and node.op == "*"):
+            chain, base = [], node
+            while isinstance(base, c_ast.ArrayRef) or (isinstance(base, c_ast.UnaryOp) and base.op == "*"):
+                if isinstance(base, c_ast.ArrayRef):
+                    chain.append(base.subscript)
+                    base = base.name
+                else:
+                    chain.append(c_ast.Constant("int", "0", base.coord))
+                    base = base.expr
+            subscripts = list(reversed(chain))
+            if isinstance(base, c_ast.BinaryOp) and base.op in ("+", "-"):
+                # (m + e)[i] and *(m + e): rows counted from row e, m[e + i]
+                left, right = self.shape_of(base.left), self.shape_of(base.right)
+                if left is not None or (right is not None and base.op == "+"):
+                    ptr, off = (base.left, base.right) if left is not None else (base.right, base.left)
+                    subscripts[0] = c_ast.BinaryOp(base.op if left is not None else "+", subscripts[0], off, base.coord)
+                    base = ptr
+            shape = self.shape_of(base)
+            if shape is not None:
+                return self.index(shape, base, [self.expr(i) for i in subscripts], node)
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("+", "-"):
+            left, right = self.shape_of(node.left), self.shape_of(node.right)
+            if left is not None or (right is not None and node.op == "+"):
+                shape, ptr, off = (left, node.left, node.right) if left is not None else (right, node.right, node.left)
+                stride = self.product(shape.dims, node.coord)
+                return c_ast.BinaryOp(node.op, ptr, c_ast.BinaryOp("*", (self.expr(off)), stride, node.coord), node.coord)
+        if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--") and self.shape_of(node.expr):
+            raise self.error(node, f"'{node.op.strip('p')}' on a pointer to a variable-length array is not supported yet")
+        if isinstance(node, c_ast.Assignment) and node.op != "=" and self.shape_of(node.lvalue):
+            raise self.error(node, f"'{node.op}' on a pointer to a variable-length array is not supported yet")
+        if isinstance(node, c_ast.UnaryOp) and node.op == "sizeof" and self._mentions_shape(node.expr):
+            raise self.error(node, "sizeof of a variably modified expression in device code is not supported yet")
+        if isinstance(node, c_ast.Cast):
+            new, dims = self.lowered_type(node.to_type.type)
+            if dims is not None:
+                node.to_type.type = new
+                self.changed = True
+        for name, child in list(node.children()):
+            if isinstance(child, c_ast.Compound):
+                self.block(child)  # a GNU statement expression
+                continue
+            new = self.expr(child)
+            if new is not child:
+                _replace_child(node, name, new)
+        return node
+
+    def _mentions_shape(self, node) -> bool:
+        return any(self.shape_of(n) is not None for n in _walk(node))
+
+    def product(self, dims: list[str], coord) -> c_ast.Node:
+        out: c_ast.Node = c_ast.ID(dims[0], coord)
+        for d in dims[1:]:
+            out = c_ast.BinaryOp("*", out, c_ast.ID(d, coord), coord)
+        return out
+
+    def index(self, shape: _Shape, base: c_ast.ID, subscripts: list, node) -> c_ast.Node:
+        """base[s0][s1]... over the flat elements: an element with every subscript, else the
+        address of the first element of the row (sub-array) the subscripts select."""
+        coord = node.coord
+        rank = len(shape.dims) + 1
+        if len(subscripts) > rank:
+            raise self.error(node, f"'{shape.name}' has {rank} dimensions")
+        offset = (subscripts[0])
+        for k, s in enumerate(subscripts[1:]):
+            offset = c_ast.BinaryOp("+", c_ast.BinaryOp("*", offset, c_ast.ID(shape.dims[k], coord), coord), (s), coord)
+        self.changed = True
+        if len(subscripts) == rank:
+            return c_ast.ArrayRef(base, offset, coord)
+        rest = shape.dims[len(subscripts) - 1:]
+        return (c_ast.BinaryOp("+", base, c_ast.BinaryOp("*", (offset), self.product(rest, coord), coord), coord))
+
+
+def _replace_child(node, name: str, new) -> None:
+    """Set the child that children() reports as `name` (`attr` or `attr[i]`)."""
+    if "[" in name:
+        attr, idx = name[:-1].split("[")
+        getattr(node, attr)[int(idx)] = new
+    else:
+        setattr(node, name, new)
