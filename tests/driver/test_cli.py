@@ -285,15 +285,16 @@ def test_clangs_omp_h_variants_stay_the_host_compilers(tmp_path):
 
 
 def test_source_bytes_that_are_not_utf8(tmp_path):
-    """A Latin-1 file: its bytes pass through to --emit-cuda unchanged, and a diagnostic on such
-    a line is an error naming the line, not an internal error."""
+    """A Latin-1 file: its bytes reach the device code as the same bytes, written as octal escapes
+    (nvcc rejects raw ones in literals), and a diagnostic on such a line is an error naming the
+    line, not an internal error."""
     src = tmp_path / "latin1.c"
     src.write_bytes(b'/* caf\xe9 */\nint main(void) { int s = 0;\n#pragma omp target map(tofrom: s)\n'
                     b'{ const char w[] = "\xe9t\xe9"; s = w[0]; }\nreturn s; }\n')
     r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "--offload=emu", "--emit-cuda", str(src), "-o", "-"],
                        capture_output=True)
     assert r.returncode == 0, r.stderr
-    assert b'"\xe9t\xe9"' in r.stdout
+    assert b'"\\351t\\351"' in r.stdout
     bad = tmp_path / "bad.c"
     bad.write_bytes(b'int main(void) { int s = 0; /* \xe9 */\n#pragma omp target map(frmo: s) /* \xe0 */\ns = 1;\nreturn s; }\n')
     r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "--offload=emu", str(bad), "-o", str(tmp_path / "b")],

@@ -3,6 +3,8 @@ types and declare target globals at namespace scope, each kernel through kernel.
 the file rendered from device.cu.j2."""
 from __future__ import annotations
 
+import re
+
 import copy
 import dataclasses
 from dataclasses import dataclass, field
@@ -164,7 +166,7 @@ class DeviceGenerator:
         cuda = render("device.cu.j2", source=self.p.bound.pre.path, types=types, globals=globals_,
                       prototypes=protos, workfns=self.workfns, functions=fn_texts, kernels=kernels,
                       critical_names=sorted(self.critical_names), global_names=self.global_names)
-        cuda = finalize_line_markers(cuda, Path(self.p.bound.pre.path).stem + ".device.cu")
+        cuda = escape_source_bytes(finalize_line_markers(cuda, Path(self.p.bound.pre.path).stem + ".device.cu"))
         modes = {id(k): self.plans[id(k)].mode for k in self.p.kernels}
         max_threads = {id(k): self.plans[id(k)].max_threads for k in self.p.kernels}
         dense = frozenset(id(k) for k, kt in zip(self.p.kernels, kernels) if len(kt["variants"]) > 1)
@@ -268,3 +270,16 @@ def reachable(roots, successors) -> set:
             seen.add(node)
             todo.extend(successors(node))
     return seen
+
+
+# A byte of the source that is not UTF-8 (a Latin-1 character in a string literal) reaches the
+# text as a lone surrogate (surrogateescape). nvcc's front end rejects such a byte ("invalid
+# multibyte character sequence") where gcc takes it; the same byte as an octal escape means the
+# same in any C or C++ string or character literal, and such bytes occur nowhere else (the
+# preprocessor has removed the comments).
+_RAW_BYTE = re.compile("[\udc80-\udcff]")
+
+
+def escape_source_bytes(text: str) -> str:
+    """The device code with each raw non-UTF-8 byte written as a three-digit octal escape."""
+    return _RAW_BYTE.sub(lambda m: "\\%03o" % (ord(m.group()) - 0xDC00), text)
