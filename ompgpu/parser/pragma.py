@@ -10,6 +10,8 @@ offending token.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import re
 
 from lark.exceptions import LarkError, UnexpectedInput
@@ -56,7 +58,7 @@ def parse_pragma(text: str, coord: SourceCoord) -> Directive | None:
         directive = _parse(text, coord)
         from .clause_rules import check_directive
         check_directive(directive)
-        return directive
+        return merge_repeated_maps(directive)
     except OmpgpuError:
         raise
     except RecursionError:
@@ -83,3 +85,55 @@ def _parse(text: str, coord: SourceCoord) -> Directive:
         raise syntax_error(text, e) from None
     except LarkError as e:
         raise OmpSyntaxError(f"malformed OpenMP directive: {e}", coord) from None
+
+
+# How the map types of one list item in several map clauses of a construct combine (OpenMP
+# 5.0 allows the repetition): as one clause that copies in whatever any of them copies in
+# and out whatever any copies out; delete wins over release.
+_MAP_DIRECTIONS = {"alloc": set(), "to": {"to"}, "from": {"from"}, "tofrom": {"to", "from"}}
+
+
+def _combined_map_type(a: str, b: str) -> str:
+    if a in ("release", "delete") or b in ("release", "delete"):
+        return "delete" if "delete" in (a, b) else a if a in ("release", "delete") else b
+    both = _MAP_DIRECTIONS.get(a, set()) | _MAP_DIRECTIONS.get(b, set())
+    return {frozenset(): "alloc", frozenset({"to"}): "to", frozenset({"from"}): "from"}.get(frozenset(both), "tofrom")
+
+
+def merge_repeated_maps(d: Directive) -> Directive:
+    """The directive with a list item that several of its map clauses name (the same text)
+    named once, in a clause of the combined map type and the union of the modifiers, where its
+    first clause was; clauses left empty go. Every later pass then sees each item once."""
+    maps = [c for c in d.clauses if c.kind == "map"]
+    seen: dict[str, int] = {}
+    repeated = False
+    for c in maps:
+        for item in c.items:
+            key = "".join(item.text.split())
+            repeated |= key in seen
+            seen[key] = seen.get(key, 0) + 1
+    if not repeated:
+        return d
+    combined: dict[str, tuple[str, tuple[str, ...], bool]] = {}
+    for c in maps:
+        for item in c.items:
+            key = "".join(item.text.split())
+            if key in combined:
+                mtype, mods, explicit = combined[key]
+                combined[key] = (_combined_map_type(mtype, c.map_type),
+                                 mods + tuple(m for m in c.modifiers if m not in mods), explicit or c.map_type_explicit)
+            else:
+                combined[key] = (c.map_type, tuple(c.modifiers), c.map_type_explicit)
+    clauses, placed = [], set()
+    for c in d.clauses:
+        if c.kind != "map":
+            clauses.append(c)
+            continue
+        for item in c.items:
+            key = "".join(item.text.split())
+            if key in placed:
+                continue
+            placed.add(key)
+            mtype, mods, explicit = combined[key]
+            clauses.append(dataclasses.replace(c, map_type=mtype, modifiers=mods, items=(item,), map_type_explicit=explicit))
+    return dataclasses.replace(d, clauses=tuple(clauses))

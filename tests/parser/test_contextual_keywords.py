@@ -51,12 +51,14 @@ def test_keyword_as_a_variable_in_expressions(w):
 
 @pytest.mark.parametrize("w", KEYWORDS)
 def test_keyword_as_a_variable_in_lists(w):
-    d = parse_pragma(f"omp target map({w}) map(tofrom: {w}) map(always, to: a[{w}:{w}])", BASE)
+    d = parse_pragma(f"omp target map({w}) map(always, to: a[{w}:{w}])", BASE)
     maps = [c for c in d.clauses if c.kind == "map"]
-    assert [m.items[0].name for m in maps] == [w, w, "a"]
+    assert [m.items[0].name for m in maps] == [w, "a"]
     assert maps[0].map_type == "tofrom" and not maps[0].modifiers
-    sec = maps[2].items[0].sections[0]
-    assert (sec.lower.text, sec.length.text) == (w, w) and maps[2].modifiers == ("always",)
+    sec = maps[1].items[0].sections[0]
+    assert (sec.lower.text, sec.length.text) == (w, w) and maps[1].modifiers == ("always",)
+    d = parse_pragma(f"omp target map(tofrom: {w})", BASE)
+    assert [c.items[0].name for c in d.clauses] == [w]
     d = parse_pragma(f"omp target update to({w}) from(present: {w})", BASE)
     assert [c.items[0].name for c in d.clauses] == [w, w]
     d = parse_pragma(f"omp parallel for firstprivate({w}) lastprivate({w}) reduction(+: {w}) private({w})", BASE)
@@ -79,10 +81,10 @@ def test_keyword_as_a_variable_in_every_clause_slot(w):
     assert [[i.name for i in c.items] for c in linears] == [[w], [w], [w, w + "x"]]
     assert [c.modifier for c in linears] == [None, "val", None]
     assert _names(d, "aligned") == [w] and _names(d, "nontemporal") == [w]
-    d = parse_pragma(f"omp target map({w}, {w}) map(always, tofrom: {w}) map({w}) if(target: {w}) device({w}) "
+    d = parse_pragma(f"omp target map({w}, {w}x) map(always, tofrom: {w}y) map({w}z) if(target: {w}) device({w}) "
                      f"is_device_ptr({w}) has_device_addr({w}) depend(in: {w}) thread_limit({w})", BASE)
     maps = [c for c in d.clauses if c.kind == "map"]
-    assert [[i.name for i in m.items] for m in maps] == [[w, w], [w], [w]]
+    assert [[i.name for i in m.items] for m in maps] == [[w, w + "x"], [w + "y"], [w + "z"]]
     assert [m.modifiers for m in maps] == [(), ("always",), ()] and maps[1].map_type == "tofrom"
     assert _clause(d, "if").expr.text == w and _clause(d, "if").modifier == "target"
     assert _names(d, "depend") == [w] and _names(d, "is_device_ptr") == [w] and _names(d, "has_device_addr") == [w]

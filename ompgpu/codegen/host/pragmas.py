@@ -159,6 +159,8 @@ def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple
     - `requires` without the clauses ompgpu meets itself;
     - without `affinity` clauses (a hint about a task's data, 5.0);
     - `defaultmap(present...)` (5.1) as `defaultmap(tofrom...)`, its meaning on the host;
+    - a list item in several map clauses (5.0; gcc 12 rejects it) in the first of them only: on
+      the host every map type means the same (device code combines the types);
     - a metadirective as the variant the host takes (gcc 12 ignores metadirective: a loop meant
       to be `parallel for` would run on one thread), blank where it takes none; device code got
       the GPU's variant from the binder;
@@ -182,6 +184,8 @@ def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple
         except OmpgpuError:
             return prefix + directive  # the binder reported what it had to; keep the line as written
         return f"{prefix}omp {chosen.variant}" if chosen and chosen.variant not in ("", "nothing") else ""
+    if "map" in directive:
+        directive = _without_repeated_map_items(directive)
     if "defaultmap" in directive:
         # defaultmap(present) (5.1), which gcc 12 rejects: on the host every variable is present,
         # and tofrom is what present means there (the region works on the host's own storage).
@@ -198,6 +202,37 @@ def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple
     if _SHAPE_START.search(directive):
         directive = _host_shaping(directive)
     return prefix + directive
+
+
+def _split_top_level(text: str) -> list[str]:
+    """`text` split at its commas outside brackets."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
+
+
+def _without_repeated_map_items(directive: str) -> str:
+    seen: set[str] = set()
+    edits = []
+    for start, end, kind, arg in _clause_spans(directive, ("map",)):
+        prefix = _MAP_PREFIX_RE.match(arg)
+        head, items = (arg[:prefix.end()], arg[prefix.end():]) if prefix else ("", arg)
+        kept = []
+        for item in _split_top_level(items):
+            key = "".join(item.split())
+            if key and key not in seen:
+                seen.add(key)
+                kept.append(item.strip())
+        if len(kept) != len([i for i in _split_top_level(items) if i.strip()]):
+            edits.append((start, end, f"map({head}{', '.join(kept)})" if kept else ""))
+    for start, end, new in reversed(edits):
+        directive = directive[:start] + new + directive[end:]
+    return directive
 
 
 def _host_shaping(directive: str) -> str:

@@ -31,7 +31,8 @@ from ompgpu.codegen.host.tasks import data_task_vars, kernel_task_vars, target_t
 RENAMED_HOST_API = ("omp_target_alloc", "omp_target_free", "omp_target_memcpy", "omp_target_memcpy_rect", "omp_target_is_present",
                     "omp_target_associate_ptr", "omp_target_disassociate_ptr", "omp_get_num_devices",
                     "omp_get_default_device", "omp_set_default_device", "omp_get_initial_device",
-                    "omp_is_initial_device", "omp_get_device_num")
+                    "omp_is_initial_device", "omp_get_device_num", "omp_get_mapped_ptr", "omp_target_memcpy_async",
+                    "omp_target_memcpy_rect_async")
 
 
 _RENAME_RE = re.compile(r"\b(" + "|".join(RENAMED_HOST_API) + r")\b")
@@ -135,7 +136,8 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
     body = _rename_host_api(body, pre)
     globals_ = [{"name": g, "link": g in link_globals} for g in device_globals]
     return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body, globals=globals_,
-                  unified_shared_memory=_requires(program, "unified_shared_memory"))
+                  unified_shared_memory=_requires(program, "unified_shared_memory"),
+                  async_copies=re.search(r"\bompgpu_omp_target_memcpy(?:_rect)?_async\b", body) is not None)
 
 
 def _requires(program: Program, clause: str) -> bool:

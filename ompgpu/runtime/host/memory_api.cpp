@@ -145,6 +145,21 @@ extern "C" int ompgpu_omp_target_disassociate_ptr(const void *ptr, int device_nu
   return 0;
 }
 
+extern "C" void *ompgpu_omp_get_mapped_ptr(const void *ptr, int device_num) {
+  int d = api_device(device_num);
+  if (d == kInvalid || !ptr) return nullptr;
+  if (d == kHost) return const_cast<void *>(ptr);
+  std::uintptr_t h = reinterpret_cast<std::uintptr_t>(ptr);
+  std::lock_guard<std::mutex> g(rt().mu);
+  Mapping *m = nullptr;
+  if (device_of(d).table.find(h, 0, &m) != Lookup::Contained || (m->link && m->refcount == 0)) return nullptr;
+  return reinterpret_cast<void *>(m->translate(h));
+}
+
+extern "C" int ompgpu_check_copy_devices(int dst_device_num, int src_device_num) {
+  return api_device(dst_device_num) == kInvalid || api_device(src_device_num) == kInvalid;
+}
+
 // ------------------------------------------------------------------ omp_target_memcpy_rect
 
 namespace {
@@ -205,6 +220,7 @@ extern "C" int omp_target_memcpy_rect(void *dst, const void *src, size_t element
                                        dst_dimensions, src_dimensions, dst_device_num, src_device_num);
 }
 extern "C" int omp_target_is_present(const void *ptr, int device_num) { return ompgpu_omp_target_is_present(ptr, device_num); }
+extern "C" void *omp_get_mapped_ptr(const void *ptr, int device_num) { return ompgpu_omp_get_mapped_ptr(ptr, device_num); }
 extern "C" int omp_target_associate_ptr(const void *host_ptr, const void *device_ptr, size_t size,
                                         size_t device_offset, int device_num) {
   return ompgpu_omp_target_associate_ptr(host_ptr, device_ptr, size, device_offset, device_num);

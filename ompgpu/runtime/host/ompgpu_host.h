@@ -164,6 +164,22 @@ int   ompgpu_omp_target_memcpy_rect(void *dst, const void *src, size_t element_s
                                     const size_t *volume, const size_t *dst_offsets, const size_t *src_offsets,
                                     const size_t *dst_dimensions, const size_t *src_dimensions,
                                     int dst_device_num, int src_device_num);
+/* omp_get_mapped_ptr (5.1): the device address of a mapped host address, NULL where it is
+   not mapped; the address itself for the host device. */
+void *ompgpu_omp_get_mapped_ptr(const void *ptr, int device_num);
+/* 0 where both are valid device numbers of a copy (the async copies check at the call). */
+int   ompgpu_check_copy_devices(int dst_device_num, int src_device_num);
+/* omp_target_memcpy_async and omp_target_memcpy_rect_async (5.1): defined in the host file
+   that calls them (ompgpu_async.h), as tasks of the host compiler's OpenMP; the dependence
+   objects are the caller's omp_depend_t array. */
+int   ompgpu_omp_target_memcpy_async(void *dst, const void *src, size_t length, size_t dst_offset,
+                                     size_t src_offset, int dst_device_num, int src_device_num, int depobj_count,
+                                     void *depobj_list);
+int   ompgpu_omp_target_memcpy_rect_async(void *dst, const void *src, size_t element_size, int num_dims,
+                                          const size_t *volume, const size_t *dst_offsets,
+                                          const size_t *src_offsets, const size_t *dst_dimensions,
+                                          const size_t *src_dimensions, int dst_device_num, int src_device_num,
+                                          int depobj_count, void *depobj_list);
 /* `#pragma omp requires unified_shared_memory` in the program (called by a constructor of each
    file that has it): only devices that can access pageable host memory are available, and
    maps of variables that are not present neither allocate nor copy (the device uses the
@@ -191,5 +207,6 @@ void ompgpu_reread_launch_environment(void);
 #ifdef __cplusplus
 }
 #endif
+
 
 #endif /* OMPGPU_HOST_H */
