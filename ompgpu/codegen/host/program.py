@@ -50,6 +50,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
     text = lower_for_host_compiler(text, program.bound.ast, host_gaps, offload)
     if offload == "none":
         return text
+    text = _rename_host_api(text, pre)
     line_starts = [0]
     for m in re.finditer("\n", text):
         line_starts.append(m.end())
@@ -133,7 +134,6 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
                       sections=sections)
 
     body = replace(0, len(text), sorted(spans, key=lambda s: (s[0], -s[1])))
-    body = _rename_host_api(body, pre)
     globals_ = [{"name": g, "link": g in link_globals} for g in device_globals]
     return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body, globals=globals_,
                   unified_shared_memory=_requires(program, "unified_shared_memory"),
@@ -158,12 +158,18 @@ def _link_globals(program: Program) -> frozenset[str]:
 
 
 def _rename_host_api(text: str, pre) -> str:
-    out = []
-    for line in text.split("\n"):
-        if "omp_" in line and not line.lstrip().startswith("#"):
-            line = _RENAME_RE.sub(r"ompgpu_\1", line)
-        out.append(line)
-    return "\n".join(out)
+    """The user's calls of the OpenMP device-memory API renamed to ompgpu's (RENAMED_HOST_API).
+    System headers keep their own declarations: the user's calls, renamed, find ompgpu_host.h's
+    (where a header declares a routine with its OpenMP library's own types, such as libomp's
+    omp_target_memcpy_async, renaming the header's declaration would contradict ours)."""
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if "omp_" not in line or line.lstrip().startswith("#"):
+            continue
+        if i < len(pre.origins) and pre.origins[i][0] in pre.system_files:
+            continue
+        lines[i] = _RENAME_RE.sub(r"ompgpu_\1", line)
+    return "\n".join(lines)
 
 
 def _line_marker(pre, text: str, offset: int, line_starts: list[int]) -> str:
