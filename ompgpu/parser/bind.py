@@ -307,6 +307,11 @@ class _Binder(FileScopeBinding, LoopNestBinding):
             its = getattr(c, "iterators", None)
             declared = visible | set(its.names) if its is not None else visible
             for item in getattr(c, "items", ()) or ():
+                if item.name == "omp_all_memory" and c.kind == "depend" and not item.sections and not item.members:
+                    if c.dep_type not in ("out", "inout"):
+                        raise self._err(OmpSemanticError, "'omp_all_memory' may only appear in a depend clause of "
+                                        f"type out or inout, not {c.dep_type}", item.coord)
+                    continue  # OpenMP 5.1's reserved locator: every storage location
                 if item.name not in declared:
                     raise self._err(OmpSemanticError, f"use of undeclared identifier '{item.name}' in clause '{c.kind}'", item.coord)
         for item in d.items:

@@ -127,7 +127,8 @@ def blank_lines(text: str, ranges: tuple[tuple[int, int], ...]) -> str:
     return "\n".join(lines)
 
 
-def host_pragma_lines(text: str, imperfect: tuple[tuple[int, int, int], ...], offload_arch: str) -> str:
+def host_pragma_lines(text: str, imperfect: tuple[tuple[int, int, int], ...], offload_arch: str,
+                      offload: str = "none") -> str:
     """Every `#pragma omp` line of the host code as the host compiler must see it: gcc 12
     implements OpenMP 4.5 and part of 5.0, and ompgpu lowers the rest itself, so those lines
     change (see _host_pragma). A changed line is padded with blanks to its old length where it
@@ -142,13 +143,14 @@ def host_pragma_lines(text: str, imperfect: tuple[tuple[int, int, int], ...], of
         m = _PRAGMA_OMP_LINE.match(line)
         if m is None:
             continue
-        new = _host_pragma(m.group(1), m.group(2), offload_arch, collapse_at.get(i + 1))
+        new = _host_pragma(m.group(1), m.group(2), offload_arch, collapse_at.get(i + 1), offload)
         if new != line:
             lines[i] = new.ljust(len(line))
     return "\n".join(lines)
 
 
-def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple[int, int] | None) -> str:
+def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple[int, int] | None,
+                 offload: str = "none") -> str:
     """One pragma line (`prefix` is `#pragma `, `directive` starts with `omp`) for the host compiler:
 
     - `allocate` and `declare mapper` directives blanked: the allocate directive says where
@@ -159,6 +161,8 @@ def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple
     - `requires` without the clauses ompgpu meets itself;
     - without `affinity` clauses (a hint about a task's data, 5.0);
     - `defaultmap(present...)` (5.1) as `defaultmap(tofrom...)`, its meaning on the host;
+    - a dependence on omp_all_memory (5.1; gcc 12 lacks it) as a taskwait and the construct
+      undeferred, without that dependence (see _all_memory_dependence);
     - a list item in several map clauses (5.0; gcc 12 rejects it) in the first of them only: on
       the host every map type means the same (device code combines the types);
     - a metadirective as the variant the host takes (gcc 12 ignores metadirective: a loop meant
@@ -184,6 +188,9 @@ def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple
         except OmpgpuError:
             return prefix + directive  # the binder reported what it had to; keep the line as written
         return f"{prefix}omp {chosen.variant}" if chosen and chosen.variant not in ("", "nothing") else ""
+    if "omp_all_memory" in directive and (offload == "none" or directive.split()[1:2] != ["target"]):
+        # (a target construct of offloaded code is replaced: its host task does this, tasks.py)
+        return prefix[:len(prefix) - len(prefix.lstrip())] + _all_memory_dependence(directive)
     if "map" in directive:
         directive = _without_repeated_map_items(directive)
     if "defaultmap" in directive:
@@ -202,6 +209,24 @@ def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple
     if _SHAPE_START.search(directive):
         directive = _host_shaping(directive)
     return prefix + directive
+
+
+def _all_memory_dependence(directive: str) -> str:
+    """A task or target construct that depends on omp_all_memory (OpenMP 5.1; gcc 12 lacks the
+    locator) as `_Pragma("omp taskwait")` and the construct undeferred, without that dependence
+    (every child task done first, and this one done before any later one is created: the same
+    order). The line stays one line."""
+    for start, end, kind, arg in reversed(_clause_spans(directive, ("depend",))):
+        modifier, _, items = arg.rpartition(":")
+        kept = [i.strip() for i in _split_top_level(items) if i.strip() and i.strip() != "omp_all_memory"]
+        if len(kept) != len([i for i in _split_top_level(items) if i.strip()]):
+            directive = directive[:start] + "" + directive[end:]  # the whole dependence: the taskwait covers it
+    is_task = directive.split()[1:2] == ["task"]
+    for start, end, kind, arg in reversed(_clause_spans(directive, ("nowait", "if") if is_task else ("nowait",))):
+        directive = directive[:start] + directive[end:]
+    words = directive.split()
+    undeferred = "if(0)" if is_task else ""
+    return '_Pragma("omp taskwait") _Pragma("' + " ".join([*words, undeferred]).strip().replace('"', '\\"') + '")'
 
 
 def _split_top_level(text: str) -> list[str]:

@@ -46,7 +46,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
     (compat.host_openmp_gaps), which the host code gets lowered."""
     pre = program.bound.pre
     text = host_pragma_lines(blank_lines(pre.text, program.bound.host_blank_lines), program.bound.imperfect_collapses,
-                              offload_arch)
+                              offload_arch, offload)
     text = lower_for_host_compiler(text, program.bound.ast, host_gaps, offload)
     if offload == "none":
         return text

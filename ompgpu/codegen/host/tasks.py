@@ -29,6 +29,8 @@ class TargetTask:
     # in_reduction(op: items) of the target construct (OpenMP 5.0): the task joins the
     # enclosing task reduction, so the construct maps the task's own copy of each item
     in_reductions: tuple[tuple[str, str], ...] = ()
+    # depend on omp_all_memory: a taskwait first, then the task undeferred (see target_task)
+    wait_for_siblings: bool = False
 
 
 def _held_by_value(sym, env) -> bool:
@@ -74,8 +76,14 @@ def target_task(d, env, maps: list[MapEntry], exprs: tuple[str, ...], task_vars)
     nowait = d.has("nowait")
     depends = tuple((c.dep_type if c.iterators is None else f"iterator({c.iterators.text}), {c.dep_type}",
                      ", ".join(host_item_text(item) for item in c.items)) for c in d.clauses_of("depend"))
+    all_memory = any(item.name == "omp_all_memory" for c in d.clauses_of("depend") for item in c.items)
+    if all_memory:
+        # depend(inout: omp_all_memory) (5.1; gcc 12 lacks it): the task waits for every
+        # earlier sibling task and every later one waits for it. Waiting for all the child
+        # tasks first and running this one at once orders it the same way.
+        nowait, depends = False, ()
     in_reductions = tuple((c.op, ", ".join(item.text for item in c.items)) for c in d.clauses_of("in_reduction"))
-    if not nowait and not depends and not in_reductions:
+    if not nowait and not depends and not in_reductions and not all_memory:
         return None
     reduced = {item.name for c in d.clauses_of("in_reduction") for item in c.items}
     shared, values = task_vars
@@ -88,7 +96,7 @@ def target_task(d, env, maps: list[MapEntry], exprs: tuple[str, ...], task_vars)
     local = lambda n: (sym := env.lookup(n)) is not None and sym.kind == "var" and not sym.is_global
     shared_out = _unique(n for n in shared if local(n))
     first_out = _unique(n for n in values if local(n) and n not in shared_out and n not in reduced)
-    return TargetTask(nowait, depends, tuple(shared_out), tuple(first_out), in_reductions)
+    return TargetTask(nowait, depends, tuple(shared_out), tuple(first_out), in_reductions, all_memory)
 
 
 def _unique(names) -> list[str]:
