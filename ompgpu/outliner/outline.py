@@ -78,6 +78,8 @@ class Capture:
     implicit: bool
     # map-type modifiers of an implicit map (defaultmap(present) gives 'present')
     modifiers: tuple[str, ...] = ()
+    # has_device_addr of an array: its address is already the device's (passed untranslated)
+    device_address: bool = False
 
     @property
     def name(self) -> str:
@@ -299,6 +301,7 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
     firstprivate = _items_by_clause(d, ("firstprivate",))
     private = _items_by_clause(d, ("private",))
     device_ptrs = _items_by_clause(d, ("is_device_ptr", "has_device_addr"))
+    has_device_addr = _items_by_clause(d, ("has_device_addr",))
     # A reduction, lastprivate or linear list item of a combined target construct is mapped
     # tofrom (OpenMP 5.0).
     reduction_vars = _items_by_clause(d, ("reduction", "lastprivate", "linear", "in_reduction"))
@@ -317,11 +320,16 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
             privates.append(sym)
             continue
         if name in device_ptrs:
+            if is_array(t) and name in has_device_addr:
+                # an array whose storage is the device's (use_device_addr of an enclosing target
+                # data names it so): the region works on that storage, as on a mapped array's
+                captures.append(Capture(sym, "pointer", "", None, False, device_address=True))
+                continue
             if not is_pointer(t):
                 # The variable's own storage would have to be the device's: passing it by value
                 # would make the region write a private copy.
-                raise UnsupportedError(f"has_device_addr of '{name}', which is not a pointer, is not supported yet "
-                                       "(has_device_addr(p[lo:len]) of a pointer p works)", _clause_item_coord(d, name))
+                raise UnsupportedError(f"has_device_addr of '{name}', which is neither a pointer nor an array, is not "
+                                       "supported yet", _clause_item_coord(d, name))
             captures.append(Capture(sym, "literal", "", None, False))
             continue
         if name in maps:

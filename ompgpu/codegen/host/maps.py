@@ -113,6 +113,9 @@ def kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset(), host_valu
             # kernel parameter is unused and gets the translated address or NULL).
             entries.append(MapEntry(f"(void *)&({cap.name})", f"(void *)&({cap.name})", "0",
                                     _flags("", (), ["OMPGPU_MAP_ATTACH_ONLY", "OMPGPU_MAP_ARG"]), cap.name))
+        elif cap.device_address:
+            value = f"(void *)&(void *){{ (void *)({cap.name}) }}"
+            entries.append(MapEntry(value, value, "0", _flags("", (), ["OMPGPU_MAP_LITERAL", "OMPGPU_MAP_ARG"]), cap.name))
         elif cap.how == "literal" and cap.name in host_values:
             value = f"(void *)&(long long){{ {host_values[cap.name]} }}"
             entries.append(MapEntry(value, value, "0", _flags("", (), ["OMPGPU_MAP_LITERAL", "OMPGPU_MAP_ARG", *implicit]),
