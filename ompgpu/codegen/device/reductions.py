@@ -15,12 +15,12 @@ RED_OPS = {"+": "RED_ADD", "-": "RED_ADD", "*": "RED_MUL", "min": "RED_MIN", "ma
            "|": "RED_BOR", "^": "RED_BXOR", "&&": "RED_LAND", "||": "RED_LOR"}
 
 
-def reduction_items(em, d: Directive) -> list[dict]:
-    """What reduction_scope.j2 needs for each item of d's reduction clauses: a scalar, a
-    whole array (any rank), or a one-dimensional array section `a[lo:len]`."""
+def reduction_items(em, d: Directive, kinds: tuple[str, ...] = ("reduction",)) -> list[dict]:
+    """What reduction_scope.j2 needs for each item of d's reduction clauses (of `kinds`): a
+    scalar, a whole array (any rank), or a one-dimensional array section `a[lo:len]`."""
     out = []
     for c in d.clauses:
-        if c.kind != "reduction" or c.modifier == "inscan":  # inscan: the scan loop's own (scan_loop)
+        if c.kind not in kinds or c.modifier == "inscan":  # inscan: the scan loop's own (scan_loop)
             continue
         for item in c.items:
             name = cxx_name(item.name)

@@ -15,16 +15,27 @@ def task(em, n: OmpConstruct) -> str:
     order, taskwait/taskgroup wait for nothing, and `affinity` (a hint) has nothing to say.
     The data environment is the task's: private and firstprivate copies, explicit or by
     OpenMP's default rules (a variable the task writes that is not shared in the enclosing
-    context is firstprivate)."""
+    context is firstprivate).
+
+    Task reductions: a taskgroup's task_reduction items get one private copy for the thread
+    that runs the taskgroup (its tasks all run on that thread), combined into the originals
+    atomically at its end; a task's in_reduction items are that copy, or the private copy of
+    an enclosing reduction(task, ...): the task updates the name it sees (shared)."""
     d = n.directive
     for c in d.clauses:
-        if c.kind in ("detach", "in_reduction", "task_reduction"):
+        if c.kind == "detach":
             raise UnsupportedError(f"'{c.kind}' on '#pragma omp {d.name}' in device code is not supported yet", c.coord)
     if d.leaves[0] == "taskgroup":
-        return em.stmt_text(n.body)
+        text = em.stmt_text(n.body)
+        reds = reductions.reduction_items(em, d, kinds=("task_reduction",))
+        if reds:
+            text = em.render_with_ids("reduction_scope.j2", reds=reds, on_stack=em.on_master_stack(), body=text,
+                                      barrier=False, team_size="1u")
+        return text
     # (a reduction item of taskloop is combined into the original: not copied here)
     explicit = {item.name: c.kind for c in d.clauses
                 if c.kind in ("private", "firstprivate", "shared", "lastprivate", "reduction") for item in c.items}
+    explicit.update({item.name: "shared" for c in d.clauses if c.kind == "in_reduction" for item in c.items})
     default = next((c.value for c in d.clauses if c.kind == "default"), None)
     loop_vars: tuple[str, ...] = ()
     if d.leaves[0] == "taskloop":
