@@ -19,6 +19,7 @@ from ompgpu.parser.bind import bind_pragmas
 from ompgpu.parser.cfront import parse_c, preprocess
 from ompgpu.parser.declarators import lower_declarators
 from ompgpu.parser.variants import resolve_variants
+from ompgpu.timing import phase, start_report, stop_report
 from ompgpu.plan.mode import plan_kernels
 from ompgpu.toolchain import (DEVICE_RT, EMU_HEADER, EMU_RT, HOST_RT, find_cuda, host_cc, host_compiler_identity, host_cxx,
                               host_openmp_flags, nesting_flags, run, runtime_library, SOURCE_ENCODING)
@@ -81,18 +82,27 @@ def run_deep(fn):
 
 def _translate(path: str, opts: Options) -> Translation:
     cpp_args = (*opts.cpp_args, *((opts.std,) if opts.std else ()), *opts.dependency_args(path))
-    pre = preprocess(path, host_cc(), cpp_args, opts.verbose)
-    parsed = parse_c(pre)
-    bound = bind_pragmas(parsed, opts.offload_arch)
+    with phase("preprocess"):
+        pre = preprocess(path, host_cc(), cpp_args, opts.verbose)
+    with phase("parse C"):
+        parsed = parse_c(pre)
+    with phase("bind pragmas"):
+        bound = bind_pragmas(parsed, opts.offload_arch)
     if opts.syntax_only:
         return Translation(path, "", None, ())
     try:
-        bound = lower_declarators(resolve_variants(bound, opts.offload_arch))
-        program = outline(bound)
-        device = generate_device(program, plan_kernels(program, opts.mode))
-        host = generate_host(program, device.kernel_names, opts.offload, device.globals, device.kernel_modes,
-                             device.kernel_max_threads, opts.offload_arch, device.kernel_dense,
-                             host_openmp_gaps(host_compiler_identity(host_cc())))
+        with phase("resolve variants and declarators"):
+            bound = lower_declarators(resolve_variants(bound, opts.offload_arch))
+        with phase("outline"):
+            program = outline(bound)
+        with phase("plan kernels"):
+            plans = plan_kernels(program, opts.mode)
+        with phase("generate device code"):
+            device = generate_device(program, plans)
+        with phase("generate host code"):
+            host = generate_host(program, device.kernel_names, opts.offload, device.globals, device.kernel_modes,
+                                 device.kernel_max_threads, opts.offload_arch, device.kernel_dense,
+                                 host_openmp_gaps(host_compiler_identity(host_cc())))
     except OmpgpuError as exc:
         exc.coord = bound.coord_fixer.fix(exc.coord)
         raise
@@ -104,7 +114,18 @@ def _translate(path: str, opts: Options) -> Translation:
 
 
 def compile_and_link(opts: Options, translated: dict[str, Translation] | None = None) -> int:
-    """Build what opts ask for; `translated` holds C files the caller already translated."""
+    """Build what opts ask for; `translated` holds C files the caller already translated.
+    With -ftime-report, the time of each phase is printed at the end (also after an error)."""
+    if not opts.time_report:
+        return _compile_and_link(opts, translated)
+    start_report()
+    try:
+        return _compile_and_link(opts, translated)
+    finally:
+        stop_report()
+
+
+def _compile_and_link(opts: Options, translated: dict[str, Translation] | None = None) -> int:
     translated = translated or {}
     c_files = [f for f in opts.inputs if f.endswith(".c")]
     others = [f for f in opts.inputs if not f.endswith(".c")]
@@ -150,14 +171,17 @@ def compile_and_link(opts: Options, translated: dict[str, Translation] | None = 
             dlink = str(Path(tmp) / "device-link.o")
             cuda = find_cuda()
             pic = ["-Xcompiler", "-fPIC"] if opts.pic or opts.shared else []
-            run([str(cuda.nvcc), f"-arch={opts.offload_arch}", "-dlink", *pic, *objects, *others, *_static_libraries(opts.link_args),
-                 "-o", dlink], opts.verbose, "linking the device code")
+            with phase("link device code"):
+                run([str(cuda.nvcc), f"-arch={opts.offload_arch}", "-dlink", *pic, *objects, *others,
+                     *_static_libraries(opts.link_args), "-o", dlink], opts.verbose, "linking the device code")
             objects.append(dlink)
         link = [host_cxx(), *host_openmp_flags(host_cxx()), *(["-shared"] if opts.shared else []), *objects, *others,
                 *opts.link_args, "-lm"]
         if opts.offload in ("cuda", "emu"):
-            link += runtime_library(opts.offload, opts.verbose)
-        run(link + ["-o", out], opts.verbose, "linking")
+            with phase("runtime library"):
+                link += runtime_library(opts.offload, opts.verbose)
+        with phase("link"):
+            run(link + ["-o", out], opts.verbose, "linking")
     return 0
 
 
@@ -197,7 +221,8 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
               "-o", str(host_o)]
     if opts.std:
         cc_cmd.insert(1, opts.std)
-    run(cc_cmd, opts.verbose, f"compiling the host code of {t.source}")
+    with phase("compile host code"):
+        run(cc_cmd, opts.verbose, f"compiling the host code of {t.source}")
     objects = [str(host_o)]
     if opts.offload == "none" or t.device_cu is None:
         return objects
@@ -221,6 +246,7 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
         cmd = [host_cxx(), "-std=c++17", "-O1" if opts.opt_level == "-O0" else opts.opt_level, "-g1", "-x", "c++", "-DOMPGPU_EMU",
                "-include", str(EMU_HEADER), f"-I{DEVICE_RT}", f"-I{HOST_RT}", f"-I{EMU_RT}", "-w", "-Wno-narrowing", *pic,
                *nesting_flags(host_cxx()), "-c", str(dev_cu), "-o", str(dev_o)]
-    run(cmd, opts.verbose, f"compiling the device code of {t.source}")
+    with phase("compile device code"):
+        run(cmd, opts.verbose, f"compiling the device code of {t.source}")
     objects.append(str(dev_o))
     return objects

@@ -26,6 +26,7 @@ Options of `ompgpu cc` (gcc/clang conventions):
   -fPIC, -fpic            position-independent code (host and device objects)
   -MD, -MMD, -MF FILE, -MT T, -MQ T, -MP   make dependency files, as gcc writes them
   -v                      print each sub-command
+  -ftime-report           print the time of each phase of the build
   -fopenmp                accepted (OpenMP is always on)
   -fopenmp-targets=nvptx64-nvidia-cuda   accepted (the only target)
   --offload-arch=sm_XX    GPU architecture (default sm_90); clang's
@@ -50,6 +51,7 @@ class Options:
     emit_cuda: bool = False
     save_temps: bool = False
     verbose: bool = False
+    time_report: bool = False  # -ftime-report
     remarks: bool = False
     no_warnings: bool = False
     debug: bool = False
@@ -167,6 +169,8 @@ def parse_cc_args(argv: list[str]) -> Options:
             o.link_args.append("-L" + value("-L"))
         elif a == "-v":
             o.verbose = True
+        elif a == "-ftime-report":
+            o.time_report = True
         elif a in ("-fopenmp", "-fopenmp-simd", "-fopenmp-targets=nvptx64-nvidia-cuda", "-fopenmp-targets=nvptx64"):
             pass
         elif a.startswith("-fopenmp-targets="):

@@ -307,3 +307,19 @@ def test_source_bytes_that_are_not_utf8(tmp_path):
                                             (["-iquote", "inc"], ["-iquote", "inc"])])
 def test_include_directory_flags(argv, cpp_args):
     assert list(parse_cc_args([*argv, "x.c"]).cpp_args) == cpp_args
+
+
+def test_time_report(simple, tmp_path):
+    """-ftime-report: each phase that ran, with seconds and share, and the total, on stderr."""
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "-ftime-report", "--offload=emu", str(simple), "-o",
+                        str(tmp_path / "t")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    rows = {line.split("  ")[1].strip(): line.split()[-2:] for line in r.stderr.splitlines()
+            if line.startswith("  ") and line.rstrip().endswith("%")}
+    for name in ("preprocess", "parse C", "bind pragmas", "generate device code", "generate host code",
+                 "compile device code", "compile host code", "link", "total"):
+        assert name in rows, r.stderr
+    assert rows["total"][1] == "100.0%" and float(rows["total"][0]) >= float(rows["compile device code"][0]) > 0
+    assert "ompgpu time report" not in subprocess.run(
+        [sys.executable, "-m", "ompgpu", "cc", "--offload=emu", str(simple), "-o", str(tmp_path / "u")],
+        capture_output=True, text=True).stderr
