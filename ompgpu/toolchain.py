@@ -158,7 +158,13 @@ def nesting_flags(compiler: str) -> tuple[str, ...]:
 def host_openmp_flags(compiler: str) -> tuple[str, ...]:
     """OpenMP flags for the host compiler. ompgpu builds the device side itself, so a gcc
     that has an offload plugin installed (gcc-12-offload-nvptx) must not also try to offload
-    the host fallback of each target region: -foffload=disable, where the compiler knows it."""
+    the host fallback of each target region: -foffload=disable, where the compiler knows it.
+    clang before 17 defaults to OpenMP 5.0 and takes 5.1 (default(firstprivate), ...) with
+    -fopenmp-version=51."""
+    if (host_compiler_identity(compiler) or ("", 0))[0] == "clang":
+        probe = subprocess.run([compiler, "-fopenmp", "-fopenmp-version=51", "-E", "-x", "c", os.devnull],
+                               capture_output=True, text=True)
+        return ("-fopenmp", "-fopenmp-version=51") if probe.returncode == 0 and not probe.stderr.strip() else ("-fopenmp",)
     try:
         probe = subprocess.run([compiler, "-fopenmp", "-foffload=disable", "-E", "-x", "c", os.devnull],
                                capture_output=True, text=True)

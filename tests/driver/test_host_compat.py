@@ -14,7 +14,7 @@ from ompgpu.parser.cfront import parse_c, preprocess
 from ompgpu.toolchain import host_cc
 
 ALL_GAPS = frozenset({"masked", "scope", "atomic compare", "thread_limit on target", "scan phases",
-                      "linear on combined target", "order clauses"})
+                      "linear on combined target", "order clauses", "combined loop"})
 
 
 def lowered(tmp_path, source: str, gaps=ALL_GAPS, offload: str = "none") -> str:
@@ -35,7 +35,9 @@ def code_lines(text: str) -> list[str]:
 def test_gaps_by_compiler():
     assert host_openmp_gaps(("gcc", 12)) == frozenset() and host_openmp_gaps(("gcc", 14)) == frozenset()
     assert {"masked", "scope", "atomic compare", "scan phases"} <= host_openmp_gaps(("gcc", 11))
-    assert host_openmp_gaps(("clang", 14)) == {"scope", "atomic compare", "thread_limit on target"}
+    assert host_openmp_gaps(("clang", 14)) == {"scope", "atomic compare", "thread_limit on target", "order clauses",
+                                               "combined loop"}
+    assert host_openmp_gaps(("clang", 16)) == {"scope", "atomic compare", "thread_limit on target", "order clauses"}
     assert host_openmp_gaps(("clang", 19)) == {"scope"}
     assert host_openmp_gaps(None) == frozenset()
 
@@ -104,6 +106,22 @@ def test_order_clauses_left_out(tmp_path):
            "for (int i = 0; i < 8; i++) a[i] = i;\nreturn a[1]; }\n")
     line = next(line for line in lowered(tmp_path, src).split("\n") if line.startswith("#pragma"))
     assert line.split() == ["#pragma", "omp", "parallel", "for", "schedule(static)"]
+
+
+def test_combined_loop_splits_the_loop_leaf(tmp_path):
+    src = ("int main(void) { int s = 0, i;\n#pragma omp target parallel loop bind(thread) num_threads(4) "
+           "reduction(+: s) lastprivate(i) collapse(1)\nfor (i = 0; i < 8; i++) { s += i; }\nreturn s; }\n")
+    line = next(line for line in lowered(tmp_path, src).split("\n") if "_Pragma" in line)
+    assert line == ('_Pragma("omp target parallel num_threads(4) reduction(+: s) map(tofrom: s, i)") '
+                    '_Pragma("omp loop bind(thread) reduction(+: s) lastprivate(i) collapse(1)")')
+
+
+def test_default_firstprivate_as_a_list(tmp_path):
+    src = ("enum { K = 3 };\nint g;\nint twice(int x) { return 2 * x; }\nint main(void) { int v = 1, s = 0, *p = &s;\n"
+           "#pragma omp task default(firstprivate) shared(s)\n{ int own = K; v += twice(own) + g; *p = v; s++; }\n"
+           "return v; }\n")
+    line = next(line for line in lowered(tmp_path, src).split("\n") if line.startswith("#pragma omp task"))
+    assert line.split() == ["#pragma", "omp", "task", "firstprivate(g,", "p,", "v)", "shared(s)"]
 
 
 def test_linear_on_combined_target_splits_the_target_leaf(tmp_path):

@@ -25,9 +25,16 @@ The gaps (found by .ci/host_compilers on 2026-11-26; see host_openmp_gaps):
   a host fallback still returns the host's limit.)
 - "scan phases" (gcc 11 takes one statement per phase of a scan loop, 5.0 a sequence): each
   phase in braces.
-- "order clauses" (gcc 11 takes no order on distribute and no reproducible/unconstrained
-  modifier, both 5.1): left out; order(concurrent) only permits more reordering, so the loop
+- "order clauses" (gcc 11 and clang 14-16 take no order on distribute and no
+  reproducible/unconstrained modifier, both 5.1): left out; order(concurrent) only permits more reordering, so the loop
   without it means the same.
+- "combined loop" (clang 14 has the loop construct but none of its combined forms): the loop
+  leaf as a directive of its own after the others, `_Pragma("omp target parallel ...")
+  _Pragma("omp loop ...")`; a reduction stays on both (the outer leaf combines what the
+  loop's threads reduced), the loop's own clauses go with it.
+- "default firstprivate" (clang 14 crashes on default(firstprivate) of a task): the clause as
+  firstprivate of each variable the construct's statement names and does not declare, that no
+  data-sharing clause of it lists.
 - "linear on combined target" (gcc 11 crashes on linear in a combined target loop construct):
   the target leaf as its own directive, with the linear, lastprivate and reduction items
   mapped tofrom as OpenMP 5.0 says for a combined target construct.
@@ -52,7 +59,10 @@ def host_openmp_gaps(identity: tuple[str, int] | None) -> frozenset[str]:
         return frozenset({"masked", "scope", "atomic compare", "thread_limit on target", "scan phases",
                           "linear on combined target", "order clauses"}) if major <= 11 else frozenset()
     if family == "clang":
-        return frozenset({"scope", "atomic compare", "thread_limit on target"}) if major <= 16 else frozenset({"scope"})
+        old = frozenset({"scope", "atomic compare", "thread_limit on target", "order clauses"})
+        if major <= 14:
+            return old | {"combined loop", "default firstprivate"}
+        return old if major <= 16 else frozenset({"scope"})
     return frozenset()
 
 
@@ -111,6 +121,11 @@ def lower_for_host_compiler(text: str, ast: c_ast.FileAST, gaps: frozenset[str],
             edits.extend(_scan_phase_edits(text, c, line_starts, lines))
         elif offload == "none" and "linear on combined target" in gaps and d.leaves[0] == "target" and d.has("linear"):
             edits.append((start, end, split_target_leaf(text[start:end], d)))
+        elif "default firstprivate" in gaps and any(cl.kind == "default" and cl.value == "firstprivate" for cl in d.clauses) \
+                and c.body is not None:
+            edits.append((start, end, _explicit_firstprivate(text[start:end], c, ast)))
+        elif offload == "none" and "combined loop" in gaps and d.is_combined and "loop" in d.leaves:
+            edits.append((start, end, split_loop_leaf(text[start:end], d)))
     for start, end, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         text = text[:start] + new + text[end:]
     return text
@@ -288,3 +303,77 @@ def split_target_leaf(line: str, d) -> str:
         target_clauses.append(f"map(tofrom: {', '.join(implied)})")
     return (_pragma_operator(" ".join(["omp target", *target_clauses])) + " "
             + _pragma_operator(" ".join([f"omp {inner_name}", *inner_clauses])))
+
+
+# Clauses of a combined `X loop` construct that the loop leaf takes; reduction goes to both.
+_LOOP_LEAF_CLAUSES = ("bind", "collapse", "order", "private", "lastprivate")
+
+
+def split_loop_leaf(line: str, d) -> str:
+    """A combined `X loop` pragma line as `_Pragma("omp X ...") _Pragma("omp loop ...")` (see
+    the module docstring); a target leaf among X maps the reduction and lastprivate items
+    tofrom, as the combined construct implied."""
+    m = re.match(r"^[ \t]*#[ \t]*pragma[ \t]+omp[ \t]+(.*)$", line)
+    if m is None or "loop" not in d.leaves:
+        return line
+    outer_leaves = d.leaves[:d.leaves.index("loop")]
+    after = m.group(1)
+    for word in d.leaves:
+        after = re.sub(r"^\s*" + word + r"\b", "", after)
+    outer, inner, implied = [], [], []
+    for kind, clause, arg in _clauses(after):
+        if kind in _LOOP_LEAF_CLAUSES:
+            inner.append(clause)
+        elif kind == "reduction":
+            outer.append(clause)
+            inner.append(clause)
+            implied.extend(i.strip() for i in arg.split(":", 1)[-1].split(","))
+        else:
+            outer.append(clause)
+        if kind == "lastprivate":
+            implied.extend(i.strip() for i in arg.split(":", 1)[-1].split(","))
+    if "target" in outer_leaves:
+        mapped = {item.name for c in d.clauses_of("map") for item in c.items}
+        implied = [i for i in dict.fromkeys(implied) if re.match(r"\w+", i).group() not in mapped]
+        if implied:
+            outer.append(f"map(tofrom: {', '.join(implied)})")
+    return (_pragma_operator(" ".join(["omp", *outer_leaves, *outer])) + " "
+            + _pragma_operator(" ".join(["omp loop", *inner])))
+
+
+def _clauses(text: str):
+    """(kind, clause text, argument) of each clause of a directive's clause text."""
+    pos = 0
+    while pos < len(text):
+        cm = re.match(r"[\s,]*([a-z_]+)\s*", text[pos:])
+        if cm is None or not cm.group(1):
+            return
+        kind, k = cm.group(1), pos + cm.end()
+        if k < len(text) and text[k] == "(":
+            depth = 0
+            while k < len(text):
+                depth += {"(": 1, ")": -1}.get(text[k], 0)
+                k += 1
+                if depth == 0:
+                    break
+        clause = text[pos:k].strip(" \t,")
+        pos = k
+        yield kind, clause, clause[clause.find("(") + 1:-1] if "(" in clause else ""
+
+
+def _explicit_firstprivate(line: str, c: OmpConstruct, ast: c_ast.FileAST) -> str:
+    """The pragma line with default(firstprivate) as firstprivate(every variable the statement
+    names, declares not itself and no clause lists): the names that are not functions or
+    enumeration constants of the file."""
+    not_variables = {n.name for n in _walk(ast) if isinstance(n, c_ast.Enumerator)}
+    not_variables |= {n.decl.name for n in ast.ext if isinstance(n, c_ast.FuncDef)}
+    not_variables |= {n.name for n in _walk(ast) if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.FuncDecl)}
+    declared = {n.name for n in _walk(c.body) if isinstance(n, c_ast.Decl)}
+    listed = {item.name for cl in c.directive.clauses for item in getattr(cl, "items", ())}
+    names = []
+    for n in _walk(c.body):
+        if isinstance(n, c_ast.ID) and n.name not in not_variables | declared | listed and n.name not in names:
+            names.append(n.name)
+    clause = _clause_text(line, "default")
+    replacement = f"firstprivate({', '.join(sorted(names))})" if names else ""
+    return line[:clause[0]] + replacement + line[clause[1]:] if clause else line

@@ -21,7 +21,7 @@ from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.codegen.cprint import CPrinter
 from ompgpu.parser.bind import OmpConstruct, canonical_for, collapse_depth, loop_nest
 from ompgpu.codegen.host.maps import data_maps, kernel_maps, update_sections
-from ompgpu.codegen.host.compat import lower_for_host_compiler, split_target_leaf
+from ompgpu.codegen.host.compat import lower_for_host_compiler, split_loop_leaf, split_target_leaf
 from ompgpu.codegen.host.pragmas import blank_lines, host_fallback, host_pragma_lines
 from ompgpu.codegen.host.source_text import refer_to_device, statement_end
 from ompgpu.codegen.host.tasks import data_task_vars, kernel_task_vars, target_task
@@ -103,6 +103,9 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
             if "linear on combined target" in host_gaps and d.is_combined and d.has("linear"):
                 first, nl, rest = fallback.partition("\n")
                 fallback = split_target_leaf(first, d) + nl + rest
+            elif "combined loop" in host_gaps and "loop" in d.leaves and d.is_combined:
+                first, nl, rest = fallback.partition("\n")
+                fallback = split_loop_leaf(first, d) + nl + rest
             return render("host_target.j2", kd=f"__ompgpu_kd_{kname}", maps=maps, device=device, if_cond=if_cond,
                           num_teams=num_teams, thread_limit=thread_limit, num_threads=num_threads, task=task, trip=trip,
                           fallback=_line_marker(pre, text, start, line_starts) + fallback)
