@@ -14,7 +14,7 @@ from ompgpu.parser.cfront import parse_c, preprocess
 from ompgpu.toolchain import host_cc
 
 ALL_GAPS = frozenset({"masked", "scope", "atomic compare", "thread_limit on target", "scan phases",
-                      "linear on combined target", "order clauses", "combined loop"})
+                      "linear on combined target", "order clauses", "combined loop", "default firstprivate"})
 
 
 def lowered(tmp_path, source: str, gaps=ALL_GAPS, offload: str = "none") -> str:
@@ -36,7 +36,7 @@ def test_gaps_by_compiler():
     assert host_openmp_gaps(("gcc", 12)) == frozenset() and host_openmp_gaps(("gcc", 14)) == frozenset()
     assert {"masked", "scope", "atomic compare", "scan phases"} <= host_openmp_gaps(("gcc", 11))
     assert host_openmp_gaps(("clang", 14)) == {"scope", "atomic compare", "thread_limit on target", "order clauses",
-                                               "combined loop"}
+                                               "combined loop", "default firstprivate"}
     assert host_openmp_gaps(("clang", 16)) == {"scope", "atomic compare", "thread_limit on target", "order clauses"}
     assert host_openmp_gaps(("clang", 19)) == {"scope"}
     assert host_openmp_gaps(None) == frozenset()
