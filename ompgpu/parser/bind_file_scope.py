@@ -35,6 +35,10 @@ class FileScopeBinding:
                 if d is None:
                     ext.append(node)
                     continue
+                indirect = d.clause("indirect") if d.name in ("declare target", "begin declare target") else None
+                if indirect is not None and (indirect.expr is None or indirect.expr.text.strip() not in ("0", "false")):
+                    raise self._err(UnsupportedError, "'declare target indirect' is not supported yet: a function "
+                                    "pointer that a target region calls would hold the host's address", indirect.coord)
                 if d.name in ("declare target", "begin declare target") and not d.items and not d.clauses:
                     open_blocks.append(d)
                 elif d.name == "begin declare target":

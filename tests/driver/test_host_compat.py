@@ -108,12 +108,21 @@ def test_order_clauses_left_out(tmp_path):
     assert line.split() == ["#pragma", "omp", "parallel", "for", "schedule(static)"]
 
 
-def test_combined_loop_splits_the_loop_leaf(tmp_path):
-    src = ("int main(void) { int s = 0, i;\n#pragma omp target parallel loop bind(thread) num_threads(4) "
-           "reduction(+: s) lastprivate(i) collapse(1)\nfor (i = 0; i < 8; i++) { s += i; }\nreturn s; }\n")
+@pytest.mark.parametrize("src, expected", [
+    # the loop leaf of a combined construct (clang 14): reduction on both, the loop's clauses with it
+    ("int main(void) { int s = 0, i;\n#pragma omp target parallel loop bind(thread) num_threads(4) "
+     "reduction(+: s) lastprivate(i) collapse(1)\nfor (i = 0; i < 8; i++) { s += i; }\nreturn s; }\n",
+     '_Pragma("omp target parallel num_threads(4) reduction(+: s) map(tofrom: s, i)") '
+     '_Pragma("omp loop bind(thread) reduction(+: s) lastprivate(i) collapse(1)")'),
+    # the target leaf of a combined target loop with linear (gcc 11)
+    ("int main(void) { int k = 0, s = 0, a[8];\n#pragma omp target parallel for linear(k: 2) map(tofrom: a) "
+     "reduction(+: s) firstprivate(a) if(target: 1)\nfor (int i = 0; i < 8; i++) { k += 2; s += a[i]; }\nreturn k; }\n",
+     '_Pragma("omp target map(tofrom: a) firstprivate(a) if(target: 1) map(tofrom: k, s)") '
+     '_Pragma("omp parallel for linear(k: 2) reduction(+: s) firstprivate(a)")'),
+])
+def test_combined_constructs_split(tmp_path, src, expected):
     line = next(line for line in lowered(tmp_path, src).split("\n") if "_Pragma" in line)
-    assert line == ('_Pragma("omp target parallel num_threads(4) reduction(+: s) map(tofrom: s, i)") '
-                    '_Pragma("omp loop bind(thread) reduction(+: s) lastprivate(i) collapse(1)")')
+    assert line == expected
 
 
 def test_default_firstprivate_as_a_list(tmp_path):
@@ -122,14 +131,6 @@ def test_default_firstprivate_as_a_list(tmp_path):
            "return v; }\n")
     line = next(line for line in lowered(tmp_path, src).split("\n") if line.startswith("#pragma omp task"))
     assert line.split() == ["#pragma", "omp", "task", "firstprivate(g,", "p,", "v)", "shared(s)"]
-
-
-def test_linear_on_combined_target_splits_the_target_leaf(tmp_path):
-    src = ("int main(void) { int k = 0, s = 0, a[8];\n#pragma omp target parallel for linear(k: 2) map(tofrom: a) "
-           "reduction(+: s) firstprivate(a) if(target: 1)\nfor (int i = 0; i < 8; i++) { k += 2; s += a[i]; }\nreturn k; }\n")
-    line = next(line for line in lowered(tmp_path, src).split("\n") if "_Pragma" in line)
-    assert line == ('_Pragma("omp target map(tofrom: a) firstprivate(a) if(target: 1) map(tofrom: k, s)") '
-                    '_Pragma("omp parallel for linear(k: 2) reduction(+: s) firstprivate(a)")')
 
 
 # Host code that runs: each lowering, in plain host parallelism and in target regions' host fallbacks.

@@ -50,3 +50,9 @@ def test_iterators_pass_through():
 def test_host_item_text():
     d = parse_pragma("omp target update to(([nx][ny])a, ([nx][ny])a[2:3][1], b[0:4])", SourceCoord("x.c", 1, 1))
     assert [host_item_text(i) for i in d.clauses[0].items] == ["a[0:(nx)*(ny)]", "a[(2)*(ny) + (1)]", "b[0:4]"]
+
+
+def test_declare_target_enter_as_to():
+    """enter (5.2) as the 5.0 `to` that gcc 12 knows; indirect(0) says nothing on the host."""
+    text = "#pragma omp declare target enter(f, g) indirect(0)\n"
+    assert rewrite(text).split("\n")[0].rstrip() == "#pragma omp declare target to(f, g)"

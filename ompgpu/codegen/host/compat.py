@@ -265,23 +265,7 @@ def split_target_leaf(line: str, d) -> str:
     for word in d.leaves[1:]:
         after = re.sub(r"^" + word + r"\b\s*", "", after)
     target_clauses, inner_clauses, implied = [], [], []
-    pos = 0
-    while pos < len(after):
-        cm = re.match(r"[\s,]*([a-z_]+)\s*", after[pos:])
-        if cm is None or not cm.group(1):
-            break
-        kind = cm.group(1)
-        k = pos + cm.end()
-        if k < len(after) and after[k] == "(":
-            depth = 0
-            while k < len(after):
-                depth += {"(": 1, ")": -1}.get(after[k], 0)
-                k += 1
-                if depth == 0:
-                    break
-        clause = after[pos:k].strip(" \t,")
-        pos = k
-        arg = clause[clause.find("(") + 1:-1] if "(" in clause else ""
+    for kind, clause, arg in _clauses(after):
         if kind in _TARGET_LEAF_CLAUSES:
             target_clauses.append(clause)
         elif kind == "if" and re.match(r"\s*target\s*:", arg):

@@ -112,6 +112,7 @@ _REQUIREMENTS_MET_BY_OMPGPU = ("unified_address", "unified_shared_memory", "dyna
 _PRAGMA_OMP_LINE = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+)(omp\b.*)$")
 _DROPPED_DIRECTIVE = re.compile(r"omp[ \t]+(?:allocate[ \t]*\(|declare[ \t]+mapper\b)")
 _BEGIN_DECLARE_TARGET = re.compile(r"omp[ \t]+begin[ \t]+declare[ \t]+target\b")
+_DECLARE_TARGET_ENTER = re.compile(r"omp[ \t]+declare[ \t]+target\b.*\b(?:enter|indirect)\b")
 _REQUIRES = re.compile(r"(omp[ \t]+requires\b)(.*)$")
 _METADIRECTIVE = re.compile(r"omp[ \t]+metadirective\b")
 _SHAPE_START = re.compile(r"\(\s*\[")
@@ -177,6 +178,11 @@ def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple
         return ""
     if _BEGIN_DECLARE_TARGET.match(directive):
         return prefix + "omp declare target"
+    if _DECLARE_TARGET_ENTER.match(directive):
+        # enter (5.2) is the 5.0 `to` (gcc 12 knows only that); indirect(false) says nothing
+        directive = re.sub(r"\benter\s*\(", "to(", directive)
+        for start, end, _, _ in reversed(_clause_spans(directive, ("indirect",))):
+            directive = directive[:start].rstrip() + directive[end:]
     m = _REQUIRES.match(directive)
     if m is not None:
         clauses = [c for c in re.findall(r"[a-z_]+(?:\s*\([^)]*\))?", m.group(2))

@@ -38,6 +38,17 @@ static void ompgpu_async_copy_run(ompgpu_async_copy *job) {
                              job->src_device);
 }
 
+static ompgpu_async_copy *ompgpu_async_copy_new(void *dst, const void *src, int dst_device, int src_device) {
+  ompgpu_async_copy *job = (ompgpu_async_copy *)calloc(1, sizeof *job);
+  if (job) {
+    job->dst = dst;
+    job->src = src;
+    job->dst_device = dst_device;
+    job->src_device = src_device;
+  }
+  return job;
+}
+
 static void ompgpu_async_copy_finish(ompgpu_async_copy *job) {
   ompgpu_async_copy_run(job);
   free(job->dims);
@@ -78,15 +89,11 @@ __attribute__((weak)) int ompgpu_omp_target_memcpy_async(void *dst, const void *
                                                          size_t src_offset, int dst_device_num, int src_device_num,
                                                          int depobj_count, void *depobj_list) {
   if (!dst || !src || ompgpu_check_copy_devices(dst_device_num, src_device_num)) return 1;
-  ompgpu_async_copy *job = (ompgpu_async_copy *)calloc(1, sizeof *job);
+  ompgpu_async_copy *job = ompgpu_async_copy_new(dst, src, dst_device_num, src_device_num);
   if (!job) return 1;
-  job->dst = dst;
-  job->src = src;
   job->length = length;
   job->dst_offset = dst_offset;
   job->src_offset = src_offset;
-  job->dst_device = dst_device_num;
-  job->src_device = src_device_num;
   return ompgpu_async_copy_start(job, depobj_count, depobj_list);
 }
 
@@ -102,7 +109,7 @@ __attribute__((weak)) int ompgpu_omp_target_memcpy_rect_async(void *dst, const v
   if (!dst || !src || num_dims < 1 || element_size == 0 || !volume || !dst_offsets || !src_offsets ||
       !dst_dimensions || !src_dimensions || ompgpu_check_copy_devices(dst_device_num, src_device_num))
     return 1;
-  ompgpu_async_copy *job = (ompgpu_async_copy *)calloc(1, sizeof *job);
+  ompgpu_async_copy *job = ompgpu_async_copy_new(dst, src, dst_device_num, src_device_num);
   size_t *dims = (size_t *)malloc(sizeof(size_t) * 5 * (size_t)num_dims);
   if (!job || !dims) {
     free(job);
@@ -113,13 +120,9 @@ __attribute__((weak)) int ompgpu_omp_target_memcpy_rect_async(void *dst, const v
   for (int p = 0; p < 5; p++)
     for (int i = 0; i < num_dims; i++) dims[p * num_dims + i] = parts[p][i];  /* the caller's arrays may go */
   job->rect = 1;
-  job->dst = dst;
-  job->src = src;
   job->element_size = element_size;
   job->num_dims = num_dims;
   job->dims = dims;
-  job->dst_device = dst_device_num;
-  job->src_device = src_device_num;
   return ompgpu_async_copy_start(job, depobj_count, depobj_list);
 }
 
