@@ -3,8 +3,8 @@
    and omp_target_memcpy_rect_async without dependence objects, with one and with five (they
    order the copy after the tasks that wrote the data and before those that read it);
    omp_get_mapped_ptr; depend on omp_all_memory on host tasks and on a target task;
-   default(firstprivate) on a task in a target region; omp_set_num_teams/omp_get_max_teams;
-   has_device_addr of an array that use_device_addr names */
+   default(firstprivate) on a task in a target region; has_device_addr of an array that
+   use_device_addr names */
 #include <stdio.h>
 #include <omp.h>
 
@@ -119,8 +119,5 @@ int main(void) {
     for (int i = 0; i < 16; i++) { h[i] += 100; hb[i] = h[i]; }
   }
   printf("has_device_addr: h[15] %d hb[15] %d\n", h[15], hb[15]);
-
-  omp_set_num_teams(3);
-  printf("max teams %d\n", omp_get_max_teams());
   return 0;
 }
