@@ -27,6 +27,7 @@ from pycparser import c_ast
 
 from ompgpu.errors import SourceCoord, UnsupportedError
 from ompgpu.parser.bound import BoundUnit, OmpConstruct, enumerators
+from ompgpu.parser.cfront import walk_nodes
 
 
 @dataclasses.dataclass
@@ -40,23 +41,13 @@ class _Shape:
 def lower_declarators(bound: BoundUnit) -> BoundUnit:
     """The bound unit with array parameters and variably modified types lowered (see the module
     docstring); the unit itself where the file has neither."""
-    if not any(isinstance(n, (c_ast.ArrayDecl, c_ast.Typename)) for n in _walk(bound.ast)):
+    if not any(isinstance(n, (c_ast.ArrayDecl, c_ast.Typename)) for n in walk_nodes(bound.ast)):
         return bound
-    lowering = _Lowering(bound, {e.name for n in _walk(bound.ast) if isinstance(n, c_ast.Decl) for e in enumerators(n.type)})
+    lowering = _Lowering(bound, {e.name for n in walk_nodes(bound.ast) if isinstance(n, c_ast.Decl) for e in enumerators(n.type)})
     lowering.file(bound.ast)
     if not lowering.changed:
         return bound
     return dataclasses.replace(bound, vla_sizes=tuple(sorted(lowering.host_sizes.items())))
-
-
-def _walk(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n is None:
-            continue
-        yield n
-        stack.extend(child for _, child in n.children())
 
 
 class _Lowering:
@@ -83,7 +74,7 @@ class _Lowering:
     def is_constant(self, dim: c_ast.Node | None) -> bool:
         if dim is None:
             return True
-        for n in _walk(dim):
+        for n in walk_nodes(dim):
             if isinstance(n, c_ast.ID) and n.name not in self.enum_names:
                 return False
             if isinstance(n, c_ast.FuncCall):
@@ -330,7 +321,7 @@ class _Lowering:
         return node
 
     def _mentions_shape(self, node) -> bool:
-        return any(self.shape_of(n) is not None for n in _walk(node))
+        return any(self.shape_of(n) is not None for n in walk_nodes(node))
 
     def product(self, dims: list[str], coord) -> c_ast.Node:
         out: c_ast.Node = c_ast.ID(dims[0], coord)

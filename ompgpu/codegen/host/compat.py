@@ -48,6 +48,8 @@ from pycparser import c_ast
 
 from ompgpu.errors import UnsupportedError
 from ompgpu.parser.bind import OmpConstruct
+from ompgpu.parser.cfront import walk_nodes
+from ompgpu.codegen.host.pragmas import _PRAGMA_OMP_LINE, _clause_spans
 from ompgpu.codegen.host.source_text import next_token, statement_end, tokens_from
 
 
@@ -73,7 +75,7 @@ def lower_for_host_compiler(text: str, ast: c_ast.FileAST, gaps: frozenset[str],
     host_fallback_for_compiler: the host splice replaces it."""
     if not gaps:
         return text
-    constructs = [node for node in _walk(ast) if isinstance(node, OmpConstruct) and node.coord is not None]
+    constructs = [node for node in walk_nodes(ast) if isinstance(node, OmpConstruct) and node.coord is not None]
     lines = text.split("\n")
     if "order clauses" in gaps:  # a pass of its own: the lowerings below may rewrite the same lines
         for c in constructs:
@@ -89,8 +91,8 @@ def lower_for_host_compiler(text: str, ast: c_ast.FileAST, gaps: frozenset[str],
     def pragma_span(c: OmpConstruct) -> tuple[int, int, str] | None:
         """(start, end, directive text after `#pragma `) of the construct's pragma line."""
         i = c.coord.line - 1
-        m = re.match(r"^[ \t]*#[ \t]*pragma[ \t]+(omp\b.*)$", lines[i]) if i < len(lines) else None
-        return None if m is None else (line_starts[i], line_starts[i] + len(lines[i]), m.group(1).rstrip())
+        m = _PRAGMA_OMP_LINE.match(lines[i]) if i < len(lines) else None
+        return None if m is None else (line_starts[i], line_starts[i] + len(lines[i]), m.group(2).rstrip())
 
     def body_span(c: OmpConstruct) -> tuple[int, int]:
         """(first token, end) of the construct's statement."""
@@ -110,7 +112,8 @@ def lower_for_host_compiler(text: str, ast: c_ast.FileAST, gaps: frozenset[str],
                           + _pragma_operator(f"omp for schedule(static, 1) {clauses}".rstrip())
                           + " for (int __ompgpu_scope_thread = 0; __ompgpu_scope_thread < omp_get_num_threads(); "
                             "++__ompgpu_scope_thread)"))
-            edits.append((body_span(c)[1], body_span(c)[1], " }"))
+            stop = body_span(c)[1]
+            edits.append((stop, stop, " }"))
         elif "masked" in d.leaves and "masked" in gaps:
             edits.append((start, end, _masked_as_master(text[start:end], d)))
         elif d.name == "atomic" and has_compare and "atomic compare" in gaps:
@@ -132,28 +135,14 @@ def lower_for_host_compiler(text: str, ast: c_ast.FileAST, gaps: frozenset[str],
     return text
 
 
-def _walk(node):
-    yield node
-    for _, child in node.children():
-        yield from _walk(child)
-
-
 def _pragma_operator(directive: str) -> str:
     return '_Pragma("' + directive.replace("\\", "\\\\").replace('"', '\\"') + '")'
 
 
 def _clause_text(directive: str, kind: str) -> tuple[int, int, str] | None:
     """(start, end, argument) of the first `kind(...)` clause of a directive's text."""
-    m = re.search(r"\b" + kind + r"\s*\(", directive)
-    if m is None:
-        return None
-    depth, k = 0, m.end() - 1
-    while k < len(directive):
-        depth += {"(": 1, ")": -1}.get(directive[k], 0)
-        k += 1
-        if depth == 0:
-            return m.start(), k, directive[m.end():k - 1]
-    return None
+    spans = _clause_spans(directive, (kind,))
+    return (spans[0][0], spans[0][1], spans[0][3]) if spans else None
 
 
 def _thread_limit_edits(text: str, c: OmpConstruct, start: int, end: int, body: tuple[int, int]):
@@ -240,9 +229,9 @@ def _scan_phase_edits(text: str, c: OmpConstruct, line_starts: list[int], lines:
         if scan.directive.name != "scan":
             continue
         i = scan.coord.line - 1
-        m = re.match(r"^[ \t]*#[ \t]*pragma[ \t]+(omp\b.*)$", lines[i])
+        m = _PRAGMA_OMP_LINE.match(lines[i])
         if m is not None:
-            edits.append((line_starts[i], line_starts[i] + len(lines[i]), "} " + _pragma_operator(m.group(1).rstrip()) + " {"))
+            edits.append((line_starts[i], line_starts[i] + len(lines[i]), "} " + _pragma_operator(m.group(2).rstrip()) + " {"))
     return edits
 
 
@@ -350,13 +339,13 @@ def _explicit_firstprivate(line: str, c: OmpConstruct, ast: c_ast.FileAST) -> st
     """The pragma line with default(firstprivate) as firstprivate(every variable the statement
     names, declares not itself and no clause lists): the names that are not functions or
     enumeration constants of the file."""
-    not_variables = {n.name for n in _walk(ast) if isinstance(n, c_ast.Enumerator)}
+    not_variables = {n.name for n in walk_nodes(ast) if isinstance(n, c_ast.Enumerator)}
     not_variables |= {n.decl.name for n in ast.ext if isinstance(n, c_ast.FuncDef)}
-    not_variables |= {n.name for n in _walk(ast) if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.FuncDecl)}
-    declared = {n.name for n in _walk(c.body) if isinstance(n, c_ast.Decl)}
+    not_variables |= {n.name for n in walk_nodes(ast) if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.FuncDecl)}
+    declared = {n.name for n in walk_nodes(c.body) if isinstance(n, c_ast.Decl)}
     listed = {item.name for cl in c.directive.clauses for item in getattr(cl, "items", ())}
     names = []
-    for n in _walk(c.body):
+    for n in walk_nodes(c.body):
         if isinstance(n, c_ast.ID) and n.name not in not_variables | declared | listed and n.name not in names:
             names.append(n.name)
     clause = _clause_text(line, "default")
