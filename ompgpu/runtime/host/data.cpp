@@ -76,10 +76,7 @@ bool contains(const std::vector<Mapping *> &v, const Mapping *m) {
 // Synchronous copy on this thread's stream (the source or destination host memory may be
 // reused as soon as the construct returns).
 cudaError_t copy_sync(const Loc &loc, Device &dev, void *dst, const void *src, std::size_t s, cudaMemcpyKind kind) {
-  cudaStream_t st = thread_stream(loc, dev.id);
-  cudaError_t err = cudaMemcpyAsync(dst, src, s, kind, st);
-  if (err == cudaSuccess) err = cudaStreamSynchronize(st);
-  return err;
+  return copy_host_device(dev.id, thread_stream(loc, dev.id), dst, src, s, kind);
 }
 
 // The same for count elements of elem bytes, pitch bytes apart on both sides (pitch == elem:

@@ -19,6 +19,7 @@ void init_runtime(Runtime *r) {
     return;   // CUDA is never touched
   }
   int n = 0;
+  note_cuda_touched();
   cudaError_t err = cudaGetDeviceCount(&n);
   if (err != cudaSuccess) {
     r->unavailable_reason = cuda_error_text(err);
@@ -66,7 +67,7 @@ void init_runtime(Runtime *r) {
   }
   r->num_devices = n;
   r->available = true;
-  for (Device *d : r->devices) register_globals_on(*d);
+  // Each device's context and globals wait for its first use (activate_device).
 }
 
 }  // namespace
@@ -83,6 +84,30 @@ Runtime &rt() {
 }
 
 bool runtime_started() { return g_rt.load() != nullptr; }
+
+void forget_inherited_devices(const std::string &reason) {
+  Runtime *r = g_rt.load();
+  if (!r || !r->available) return;
+  // The parent's Runtime (its devices, tables, streams) is left as it is: none of its CUDA
+  // objects are valid in this process.
+  Runtime *fresh = new Runtime();
+  fresh->unavailable_reason = reason;
+  g_rt.store(fresh);
+}
+
+void activate_device(int d) {
+  Runtime &r = rt();
+  Device &dev = *r.devices[static_cast<std::size_t>(d)];
+  if (dev.active.load(std::memory_order_acquire)) return;
+  std::call_once(dev.activation, [&] {
+    // The context first (no lock held: creating it takes long), then the globals.
+    if (cudaSetDevice(d) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) (void)cudaGetLastError();
+    std::lock_guard<std::mutex> g(r.mu);
+    register_globals_on(dev);
+    dev.active.store(true, std::memory_order_release);
+  });
+  (void)cudaSetDevice(d);
+}
 
 int usable_devices() {
   Runtime &r = rt();
@@ -112,6 +137,12 @@ int resolve_device(const Loc &loc, long long device) {
   Runtime &r = rt();
   if (!r.available) {
     require_mandatory(loc);   // exits under MANDATORY
+    if (!forked_child_reason().empty()) {
+      static std::once_flag warned;
+      std::call_once(warned, [] {
+        warning("target constructs of this process run on the host: %s", forked_child_reason().c_str());
+      });
+    }
     return -1;                // DEFAULT: host fallback
   }
   if (device == r.num_devices) return -1;             // the host's device number
@@ -131,6 +162,7 @@ int resolve_device(const Loc &loc, long long device) {
 void select_device(const Loc &loc, int d) {
   cudaError_t err = cudaSetDevice(d);
   if (err != cudaSuccess) cuda_fatal(loc, err, "selecting device " + std::to_string(d));
+  activate_device(d);
 }
 
 cudaStream_t thread_stream(const Loc &loc, int d) {

@@ -91,6 +91,26 @@ Env *parse_env() {
     if (parse_ll(s, &v) && v >= 0) e->device_cache_bytes = static_cast<std::size_t>(v);
     else warning("ignoring OMPGPU_DEVICE_CACHE_BYTES='%s' (not a number of bytes >= 0)", s);
   }
+  if (const char *s = std::getenv("OMPGPU_STARTUP")) {
+    if (strcasecmp(s, "lazy") == 0) e->lazy_startup = true;
+    else if (strcasecmp(s, "eager") != 0) warning("ignoring OMPGPU_STARTUP='%s' (expected eager or lazy)", s);
+  }
+  if (const char *s = std::getenv("OMPGPU_STAGING_MIN_BYTES")) {
+    long long v;
+    if (parse_ll(s, &v) && v >= 0) e->staging_min_bytes = static_cast<std::size_t>(v);
+    else warning("ignoring OMPGPU_STAGING_MIN_BYTES='%s' (not a number of bytes >= 0)", s);
+  }
+  if (const char *s = std::getenv("OMPGPU_COPY_THREADS")) {
+    long long v;
+    if (parse_ll(s, &v) && v >= 0 && v <= 64) e->copy_threads = static_cast<int>(v);
+    else warning("ignoring OMPGPU_COPY_THREADS='%s' (expected 0 to 64)", s);
+  }
+  if (const char *s = std::getenv("OMPGPU_PROFILE")) {
+    long long v;
+    if (parse_ll(s, &v)) e->profile = v != 0 ? "1" : "";
+    else if (strcasecmp(s, "true") == 0 || strcasecmp(s, "on") == 0 || strcasecmp(s, "yes") == 0) e->profile = "1";
+    else if (*s && strcasecmp(s, "false") != 0 && strcasecmp(s, "off") != 0 && strcasecmp(s, "no") != 0) e->profile = s;
+  }
   if (const char *s = std::getenv("OMPGPU_INFO")) {
     long long v;
     e->info = parse_ll(s, &v) ? v != 0 : (*s && strcasecmp(s, "false") != 0 && strcasecmp(s, "off") != 0);

@@ -1,5 +1,5 @@
 // `declare target` global variables: registered by generated constructors before main,
-// entered into each device's present table when the runtime initialises.
+// entered into each device's present table when the process first uses the device.
 #include "host_internal.hpp"
 
 #include <vector>
@@ -49,7 +49,14 @@ void register_late(const GlobalVar &g) {
   if (!runtime_started()) return;
   Runtime &r = rt();
   std::lock_guard<std::mutex> lock(r.mu);
-  for (Device *d : r.devices) enter_global(*d, g);
+  for (Device *d : r.devices) {
+    if (!d->active.load()) continue;   // entered when the device is activated
+    Mapping *m = nullptr;
+    if (d->table.find(reinterpret_cast<std::uintptr_t>(g.host), static_cast<std::size_t>(g.size), &m) ==
+        Lookup::Contained)
+      continue;   // the activation saw it already
+    enter_global(*d, g);
+  }
 }
 
 }  // namespace

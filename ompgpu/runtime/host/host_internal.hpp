@@ -13,6 +13,7 @@
 
 #include "ompgpu_host.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstddef>
 #include <deque>
@@ -50,6 +51,18 @@ struct Env {
   // reuse (0: every unmap frees). Default 256 MiB; 0 under the emulator, whose cudaFree
   // makes later accesses to the memory fail (copies) or reported (AddressSanitizer).
   std::size_t device_cache_bytes = 0;
+  // OMPGPU_STARTUP=lazy: CUDA is initialised at the first target construct, not at program
+  // start (startup.cpp).
+  bool lazy_startup = false;
+  // OMPGPU_STAGING_MIN_BYTES: copies of at least this many bytes between pageable host memory
+  // and a device go through pinned staging buffers (transfer.cpp); 0: never.
+  std::size_t staging_min_bytes = std::size_t(1) << 20;
+  // OMPGPU_COPY_THREADS: helper threads that copy between pageable memory and the staging
+  // buffers beside the calling thread (default: a quarter of the processors, at most 4).
+  int copy_threads = -1;
+  // OMPGPU_PROFILE: "" off; "1" (or any true word) the table at exit; else a file name for
+  // the Chrome trace (profile.cpp), the table too.
+  std::string profile;
 };
 
 const Env &env();                    // parsed once, on first use
@@ -229,6 +242,11 @@ struct Device {
   DeviceMemoryCache cache;       // the table's device memory (guarded by rt().mu)
   // per kernel and team size (guarded by rt().mu)
   std::map<std::pair<const void *, long long>, Residency> residency;
+  // The process's first use of the device (activate_device): its context and its `declare
+  // target` globals. Devices the program never names cost nothing: a context takes hundreds
+  // of MB on each GPU, times the MPI ranks of a node.
+  std::once_flag activation;
+  std::atomic<bool> active{false};
 };
 
 struct Runtime {
@@ -245,6 +263,10 @@ Runtime &rt();                   // lazily initialised (thread-safe), never dest
 // map made present is used where it is (maps of such variables neither allocate nor copy).
 bool unified_shared_memory();
 bool runtime_started();          // rt() has been initialised (does not initialise it)
+// In a child process forked after the runtime initialised CUDA: rt() becomes a runtime
+// without devices whose unavailable_reason is `reason` (the CUDA state of the parent is not
+// usable in a child).
+void forget_inherited_devices(const std::string &reason);
 // Number of usable devices: 0 when OMP_TARGET_OFFLOAD=DISABLED or no GPU.
 int usable_devices();
 // Exits with the MANDATORY error when OMP_TARGET_OFFLOAD=MANDATORY and no GPU.
@@ -252,8 +274,30 @@ void require_mandatory(const Loc &loc);
 // Resolves a device clause value (or OMPGPU_DEVICE_DEFAULT): a device index >= 0, or -1
 // for the host (host fallback). Errors out on an out-of-range number.
 int resolve_device(const Loc &loc, long long device);
-// cudaSetDevice(d), checked (this thread's current device).
+// cudaSetDevice(d), checked (this thread's current device), and the device activated.
 void select_device(const Loc &loc, int d);
+// The first use of device d: creates its context and enters the `declare target` globals into
+// its present table, once (other callers wait for it). Never with rt().mu held; leaves d selected.
+void activate_device(int d);
+
+// ---------------------------------------------------------------- startup.cpp
+// OMPGPU_STARTUP=lazy, or a process forked after the runtime touched CUDA: see startup.cpp.
+// The reason the devices are unusable in a child forked after CUDA was initialised ("" if not).
+const std::string &forked_child_reason();
+// The runtime is about to initialise CUDA in this process (a child forked later cannot use it).
+void note_cuda_touched();
+
+// ---------------------------------------------------------------- transfer.cpp
+// Copies size bytes between host and device memory (kind: host to device or device to host,
+// else a plain copy) on stream s of device `device` (selected), complete when it returns.
+// Large copies to or from pageable memory go through pinned staging buffers.
+cudaError_t copy_host_device(int device, cudaStream_t s, void *dst, const void *src, std::size_t size,
+                             cudaMemcpyKind kind);
+
+// ---------------------------------------------------------------- target.cpp
+// Loads kernel k's device code on dev (selected) and records its residency at the team size it
+// launches with by default (rt().mu is taken here): what the first launch would do.
+void prepare_kernel(Device &dev, const ompgpu_kernel_desc *k);
 // This host thread's stream on device d (created on first use, non-blocking, never
 // destroyed). Every transfer and launch of a construct goes to the stream of the thread
 // that runs it, so constructs of different host threads (e.g. `target nowait` tasks)

@@ -19,6 +19,7 @@ int api_device(int device_num) {
   int nd = usable_devices();
   if (device_num == -1 || device_num == nd) return kHost;   // omp_initial_device, or its number
   if (device_num < 0 || device_num > nd) return kInvalid;
+  activate_device(device_num);   // its globals are in its present table from here on
   return device_num;
 }
 
@@ -73,20 +74,20 @@ extern "C" int ompgpu_omp_target_memcpy(void *dst, const void *src, size_t lengt
     return 0;
   } else if (dd == kHost) {
     if (!select_quiet(sd)) return 1;
-    err = cudaMemcpy(to, from, length, cudaMemcpyDeviceToHost);
+    err = copy_host_device(sd, thread_stream(Loc(), sd), to, from, length, cudaMemcpyDeviceToHost);
   } else if (sd == kHost) {
     if (!select_quiet(dd)) return 1;
-    err = cudaMemcpy(to, from, length, cudaMemcpyHostToDevice);
+    err = copy_host_device(dd, thread_stream(Loc(), dd), to, from, length, cudaMemcpyHostToDevice);
   } else if (dd == sd) {
     if (!select_quiet(dd)) return 1;
     err = cudaMemcpy(to, from, length, cudaMemcpyDeviceToDevice);
   } else {   // two GPUs: through a host buffer
     void *tmp = std::malloc(length);
     if (!tmp) return 1;
-    if (select_quiet(sd)) err = cudaMemcpy(tmp, from, length, cudaMemcpyDeviceToHost);
+    if (select_quiet(sd)) err = copy_host_device(sd, thread_stream(Loc(), sd), tmp, from, length, cudaMemcpyDeviceToHost);
     else err = cudaErrorInvalidDevice;
     if (err == cudaSuccess) {
-      if (select_quiet(dd)) err = cudaMemcpy(to, tmp, length, cudaMemcpyHostToDevice);
+      if (select_quiet(dd)) err = copy_host_device(dd, thread_stream(Loc(), dd), to, tmp, length, cudaMemcpyHostToDevice);
       else err = cudaErrorInvalidDevice;
     }
     std::free(tmp);

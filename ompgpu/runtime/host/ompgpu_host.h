@@ -186,6 +186,13 @@ int   ompgpu_omp_target_memcpy_rect_async(void *dst, const void *src, size_t ele
    host's storage). */
 void ompgpu_require_unified_shared_memory(void);
 
+/* The kernels of one translation unit (a generated constructor calls it before main). The
+   runtime starts the devices at program start on a background thread: it creates the default
+   device's context and loads these kernels' device code while the program's own start-up
+   runs, so that the first target construct waits only for what is not ready yet
+   (runtime/host/startup.cpp). Descriptors without device code (launch == NULL) are ignored. */
+void ompgpu_register_kernels(const ompgpu_kernel_desc *const *kernels, int n);
+
 /* Embedding: for a caller that loads compiled code and calls into it (the Python API). */
 /* Runs fn(ctx) on this thread; a runtime error inside it (a failed map, a kernel fault, a
    bad device number) returns 1 with the error's text (what would have been printed before

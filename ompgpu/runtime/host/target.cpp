@@ -101,6 +101,19 @@ int fallback(const Loc &loc, const ompgpu_kernel_desc *k, const char *why) {
 
 }  // namespace
 
+void ompgpu_host::prepare_kernel(Device &dev, const ompgpu_kernel_desc *k) {
+  // The occupancy query loads the kernel's module (CUDA loads modules lazily, at a kernel's
+  // first use) and its answer is what the first launch at the default team size looks up.
+  // Queried without rt().mu: loading a module takes a while, and constructs of other threads
+  // must not wait for it.
+  if (!k->occupancy) return;
+  const long long threads = threads_for(k, dev, 0);
+  Residency r;
+  r.teams = k->occupancy(static_cast<int>(threads), 0, &r.local_bytes);
+  std::lock_guard<std::mutex> g(rt().mu);
+  dev.residency.emplace(std::make_pair(static_cast<const void *>(k), threads), r);
+}
+
 extern "C" int ompgpu_target(const ompgpu_kernel_desc *k, long long device, int if_cond, int num_teams,
                              int thread_limit, int n, ompgpu_map_entry *maps) {
   return ompgpu_target_loop(k, device, if_cond, num_teams, thread_limit, -1, n, maps);

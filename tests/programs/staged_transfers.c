@@ -1,0 +1,60 @@
+/* covers: large maps to, from and tofrom, target update both ways, enter/exit data, omp_target_memcpy both ways, sections that start off a page and end mid-chunk (the runtime's pinned staging path: runtime/host/transfer.cpp) */
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* sizes around the staging threshold (1 MiB) and its chunking (several chunks, a short last one) */
+static const long kSizes[] = {1000, (1L << 20) / 8 - 1, (1L << 20) / 8, 393217, 3 * (1L << 20) + 13, 5000003};
+
+static unsigned long long checksum(const double *a, long n) {
+  unsigned long long s = 0;
+  for (long i = 0; i < n; i++) s = s * 1000003ULL + (unsigned long long)a[i];
+  return s;
+}
+
+int main(void) {
+  int fails = 0;
+  for (unsigned t = 0; t < sizeof kSizes / sizeof kSizes[0]; t++) {
+    const long n = kSizes[t];
+    /* one element more, and the section from element 1: the copies start off the allocation's alignment */
+    double *a = (double *)malloc(sizeof(double) * (n + 1)), *b = (double *)malloc(sizeof(double) * (n + 1));
+    double *c = (double *)malloc(sizeof(double) * (n + 1)), *want = (double *)malloc(sizeof(double) * (n + 1));
+    for (long i = 0; i <= n; i++) a[i] = (double)((i * 7919) % 100003), b[i] = -1, c[i] = (double)(i % 17);
+    /* map to / from / tofrom */
+#pragma omp target teams distribute parallel for map(to: a[1:n]) map(from: b[1:n]) map(tofrom: c[1:n])
+    for (long i = 1; i <= n; i++) {
+      b[i] = a[i] * 2 + 1;
+      c[i] = c[i] + a[i];
+    }
+    for (long i = 1; i <= n; i++) want[i] = a[i] * 2 + 1;
+    if (checksum(b + 1, n) != checksum(want + 1, n)) fails++, printf("size %ld: map from wrong\n", n);
+    for (long i = 1; i <= n; i++) want[i] = (double)(i % 17) + a[i];
+    if (checksum(c + 1, n) != checksum(want + 1, n)) fails++, printf("size %ld: map tofrom wrong\n", n);
+    /* enter data, update to, a kernel, update from, exit data */
+#pragma omp target enter data map(alloc: b[1:n])
+    for (long i = 1; i <= n; i++) b[i] = (double)(i % 1001);
+#pragma omp target update to(b[1:n])
+#pragma omp target teams distribute parallel for map(alloc: b[1:n])
+    for (long i = 1; i <= n; i++) b[i] = b[i] * 3;
+#pragma omp target update from(b[1:n])
+#pragma omp target exit data map(delete: b[1:n])
+    for (long i = 1; i <= n; i++) want[i] = (double)(i % 1001) * 3;
+    if (checksum(b + 1, n) != checksum(want + 1, n)) fails++, printf("size %ld: update wrong\n", n);
+    /* omp_target_memcpy host -> device -> host */
+    int dev = omp_get_default_device(), host = omp_get_initial_device();
+    if (omp_get_num_devices() > 0) {
+      double *d = (double *)omp_target_alloc(sizeof(double) * n, dev);
+      for (long i = 1; i <= n; i++) c[i] = -3;
+      if (!d || omp_target_memcpy(d, a + 1, sizeof(double) * n, 0, 0, dev, host) ||
+          omp_target_memcpy(c + 1, d, sizeof(double) * n, 0, 0, host, dev))
+        fails++, printf("size %ld: omp_target_memcpy failed\n", n);
+      else if (checksum(c + 1, n) != checksum(a + 1, n))
+        fails++, printf("size %ld: omp_target_memcpy wrong\n", n);
+      omp_target_free(d, dev);
+    }
+    free(a), free(b), free(c), free(want);
+  }
+  printf("%d sizes checked\n", (int)(sizeof kSizes / sizeof kSizes[0]));
+  printf("%s\n", fails ? "FAIL" : "PASS");
+  return fails != 0;
+}
