@@ -76,7 +76,7 @@ bool contains(const std::vector<Mapping *> &v, const Mapping *m) {
 // Synchronous copy on this thread's stream (the source or destination host memory may be
 // reused as soon as the construct returns).
 cudaError_t copy_sync(const Loc &loc, Device &dev, void *dst, const void *src, std::size_t s, cudaMemcpyKind kind) {
-  return copy_host_device(dev.id, thread_stream(loc, dev.id), dst, src, s, kind);
+  return copy_host_device(loc, dev.id, thread_stream(loc, dev.id), dst, src, s, kind);
 }
 
 // The same for count elements of elem bytes, pitch bytes apart on both sides (pitch == elem:
@@ -85,8 +85,10 @@ cudaError_t copy_sync_strided(const Loc &loc, Device &dev, void *dst, const void
                               std::size_t count, std::size_t pitch, cudaMemcpyKind kind) {
   if (pitch == elem) return copy_sync(loc, dev, dst, src, elem * count, kind);
   cudaStream_t st = thread_stream(loc, dev.id);
+  const double t0 = profiling() ? profile_now_us() : 0;
   cudaError_t err = cudaMemcpy2DAsync(dst, pitch, src, pitch, elem, count, kind, st);
   if (err == cudaSuccess) err = cudaStreamSynchronize(st);
+  if (profiling()) profile_transfer(loc, dev.id, st, kind == cudaMemcpyHostToDevice, elem * count, t0, profile_now_us());
   return err;
 }
 
@@ -145,6 +147,7 @@ Mapping *allocate(Device &dev, const Loc &loc, const ompgpu_map_entry &e, std::s
     cuda_fatal(loc, err, strprintf("allocation of %zu bytes for '%s'", s, item_name(e)), notes);
   }
   info(loc, "alloc '%s' (%zu bytes)", item_name(e), s);
+  if (profiling()) profile_alloc(loc, dev.id, s);
   Mapping m;
   m.hbegin = addr(e.begin);
   m.size = s;

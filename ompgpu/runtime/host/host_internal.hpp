@@ -291,8 +291,20 @@ void note_cuda_touched();
 // Copies size bytes between host and device memory (kind: host to device or device to host,
 // else a plain copy) on stream s of device `device` (selected), complete when it returns.
 // Large copies to or from pageable memory go through pinned staging buffers.
-cudaError_t copy_host_device(int device, cudaStream_t s, void *dst, const void *src, std::size_t size,
+// Recorded for OMPGPU_PROFILE under loc.
+cudaError_t copy_host_device(const Loc &loc, int device, cudaStream_t s, void *dst, const void *src, std::size_t size,
                              cudaMemcpyKind kind);
+
+// ---------------------------------------------------------------- profile.cpp
+// OMPGPU_PROFILE (see profile.cpp). Times in microseconds since the runtime loaded.
+bool profiling();
+double profile_now_us();
+void profile_kernel(const Loc &loc, const ompgpu_kernel_desc *k, int device, const void *stream, double start_us,
+                    double kernel_ms, unsigned teams, unsigned threads);
+void profile_transfer(const Loc &loc, int device, const void *stream, bool to_device, std::size_t bytes,
+                      double start_us, double end_us);
+void profile_alloc(const Loc &loc, int device, std::size_t bytes);
+void profile_wait(const Loc &loc, const char *what, double start_us, double end_us);
 
 // ---------------------------------------------------------------- target.cpp
 // Loads kernel k's device code on dev (selected) and records its residency at the team size it

@@ -31,6 +31,13 @@ bool select_quiet(int d) {
   return true;
 }
 
+// Where OMPGPU_PROFILE counts the copies of omp_target_memcpy.
+Loc memcpy_loc() {
+  Loc loc;
+  loc.construct = "omp_target_memcpy";
+  return loc;
+}
+
 Device &device_of(int d) { return *rt().devices[static_cast<std::size_t>(d)]; }
 
 }  // namespace
@@ -74,20 +81,20 @@ extern "C" int ompgpu_omp_target_memcpy(void *dst, const void *src, size_t lengt
     return 0;
   } else if (dd == kHost) {
     if (!select_quiet(sd)) return 1;
-    err = copy_host_device(sd, thread_stream(Loc(), sd), to, from, length, cudaMemcpyDeviceToHost);
+    err = copy_host_device(memcpy_loc(), sd, thread_stream(Loc(), sd), to, from, length, cudaMemcpyDeviceToHost);
   } else if (sd == kHost) {
     if (!select_quiet(dd)) return 1;
-    err = copy_host_device(dd, thread_stream(Loc(), dd), to, from, length, cudaMemcpyHostToDevice);
+    err = copy_host_device(memcpy_loc(), dd, thread_stream(Loc(), dd), to, from, length, cudaMemcpyHostToDevice);
   } else if (dd == sd) {
     if (!select_quiet(dd)) return 1;
     err = cudaMemcpy(to, from, length, cudaMemcpyDeviceToDevice);
   } else {   // two GPUs: through a host buffer
     void *tmp = std::malloc(length);
     if (!tmp) return 1;
-    if (select_quiet(sd)) err = copy_host_device(sd, thread_stream(Loc(), sd), tmp, from, length, cudaMemcpyDeviceToHost);
+    if (select_quiet(sd)) err = copy_host_device(memcpy_loc(), sd, thread_stream(Loc(), sd), tmp, from, length, cudaMemcpyDeviceToHost);
     else err = cudaErrorInvalidDevice;
     if (err == cudaSuccess) {
-      if (select_quiet(dd)) err = copy_host_device(dd, thread_stream(Loc(), dd), to, tmp, length, cudaMemcpyHostToDevice);
+      if (select_quiet(dd)) err = copy_host_device(memcpy_loc(), dd, thread_stream(Loc(), dd), to, tmp, length, cudaMemcpyHostToDevice);
       else err = cudaErrorInvalidDevice;
     }
     std::free(tmp);

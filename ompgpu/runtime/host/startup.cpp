@@ -34,6 +34,7 @@
 
 #include <pthread.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdlib>
 #include <thread>
@@ -95,6 +96,7 @@ void finish() {
 }
 
 void run_startup() {
+  const auto t0 = std::chrono::steady_clock::now();
   Runtime &r = rt();   // the device count and properties: the CUDA runtime initialises here
   std::atexit(wait_for_startup);   // now ahead of the CUDA runtime's own exit handlers
   if (!r.available) return finish();
@@ -112,12 +114,17 @@ void run_startup() {
     std::lock_guard<std::mutex> g(kernels_mu());
     ks = kernels();
   }
+  int loaded = 0;
   for (const ompgpu_kernel_desc *k : ks) {
     if (!k->launch) continue;
     prepare_kernel(dev, k);
     if (k->dense) prepare_kernel(dev, k->dense);
+    ++loaded;
   }
   (void)cudaGetLastError();
+  info(Loc(), "start-up in the background: device %d (%s) ready, %d kernel%s loaded, after %.1f ms", dev_num,
+       dev.name.c_str(), loaded, loaded == 1 ? "" : "s",
+       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
   finish();
 }
 

@@ -188,7 +188,13 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
   const char *fault_note =
       "a pointer used in the target region may not be mapped (captured pointers without "
       "map(...) are translated only if their target is present)";
+  // OMPGPU_PROFILE: events around the launch (only then), and the host's wait.
+  cudaEvent_t before = nullptr, after = nullptr;
+  const bool prof = profiling() && cudaEventCreate(&before) == cudaSuccess && cudaEventCreate(&after) == cudaSuccess;
+  if (prof) (void)cudaEventRecord(before, stream);
+  const double launch_us = prof ? profile_now_us() : 0;
   cudaError_t err = static_cast<cudaError_t>(k->launch(&cfg, args.data()));
+  if (prof) (void)cudaEventRecord(after, stream);
   if (err == cudaSuccess) err = cudaGetLastError();
   if (err != cudaSuccess) {
     std::vector<std::string> notes;
@@ -197,11 +203,23 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
                               cfg.threads_per_team, mode, d));
     cuda_fatal(loc, err, std::string("kernel ") + kname(k), notes);
   }
+  const double wait_us = prof ? profile_now_us() : 0;
   err = cudaStreamSynchronize(stream);
   if (err != cudaSuccess) {
     std::vector<std::string> notes;
     if (is_kernel_fault(err)) notes.push_back(fault_note);
     cuda_fatal(loc, err, std::string("kernel ") + kname(k), notes);
+  }
+  if (prof) {
+    const double done_us = profile_now_us();
+    float ms = 0;
+    if (cudaEventElapsedTime(&ms, before, after) != cudaSuccess) (void)cudaGetLastError();
+    // The kernel ended about when the wait did; it cannot have started before its launch.
+    const double start_us = std::max(launch_us, done_us - static_cast<double>(ms) * 1e3);
+    profile_kernel(loc, k, d, stream, start_us, ms, cfg.num_teams, cfg.threads_per_team);
+    profile_wait(loc, "wait for the kernel", wait_us, done_us);
+    (void)cudaEventDestroy(before);
+    (void)cudaEventDestroy(after);
   }
 
   std::vector<void *> to_free;

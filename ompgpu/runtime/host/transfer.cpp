@@ -241,8 +241,9 @@ struct AtForkRegistration {
 
 }  // namespace
 
-cudaError_t copy_host_device(int device, cudaStream_t s, void *dst, const void *src, std::size_t size,
-                             cudaMemcpyKind kind) {
+namespace {
+
+cudaError_t copy_now(int device, cudaStream_t s, void *dst, const void *src, std::size_t size, cudaMemcpyKind kind) {
   const std::size_t min = env().staging_min_bytes;
   const bool to_device = kind == cudaMemcpyHostToDevice;
   if (min > 0 && size >= min && (to_device || kind == cudaMemcpyDeviceToHost) && pageable(to_device ? src : dst)) {
@@ -255,6 +256,18 @@ cudaError_t copy_host_device(int device, cudaStream_t s, void *dst, const void *
   }
   cudaError_t err = cudaMemcpyAsync(dst, src, size, kind, s);
   return err == cudaSuccess ? cudaStreamSynchronize(s) : err;
+}
+
+}  // namespace
+
+cudaError_t copy_host_device(const Loc &loc, int device, cudaStream_t s, void *dst, const void *src, std::size_t size,
+                             cudaMemcpyKind kind) {
+  if (!profiling() || (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToHost))
+    return copy_now(device, s, dst, src, size, kind);
+  const double t0 = profile_now_us();
+  cudaError_t err = copy_now(device, s, dst, src, size, kind);
+  profile_transfer(loc, device, s, kind == cudaMemcpyHostToDevice, size, t0, profile_now_us());
+  return err;
 }
 
 }  // namespace ompgpu_host

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <map>
 #include <mutex>
 
@@ -221,6 +222,48 @@ inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int) {
   cuda_mock::State &st = cuda_mock::st();
   std::lock_guard<std::mutex> g(st.mu);
   *s = reinterpret_cast<cudaStream_t>(&handles[next++ % 1024]);
+  return cudaSuccess;
+}
+// Events: work runs at once, so an event is complete when recorded; its time is the host's.
+typedef struct CUevent_st *cudaEvent_t;
+#define cudaEventDefault 0x00
+#define cudaEventDisableTiming 0x02
+inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int) {
+  *e = reinterpret_cast<cudaEvent_t>(new double(0));
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWithFlags(e, cudaEventDefault); }
+inline cudaError_t cudaEventDestroy(cudaEvent_t e) {
+  delete reinterpret_cast<double *>(e);
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = 0) {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  *reinterpret_cast<double *>(e) = ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+inline cudaError_t cudaEventQuery(cudaEvent_t) { return cudaSuccess; }
+inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
+  *ms = static_cast<float>(*reinterpret_cast<double *>(b) - *reinterpret_cast<double *>(a));
+  return cudaSuccess;
+}
+// Pinned host memory: plain host memory here.
+#define cudaHostAllocDefault 0x00
+inline cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int) {
+  *p = std::malloc(n ? n : 1);
+  return *p ? cudaSuccess : cuda_mock::ret(cudaErrorMemoryAllocation);
+}
+enum cudaMemoryType { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };
+struct cudaPointerAttributes {
+  cudaMemoryType type;
+  int device;
+  void *devicePointer, *hostPointer;
+};
+inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a, const void *p) {
+  std::memset(a, 0, sizeof *a);
+  a->type = cuda_mock::in_device(p, 1) ? cudaMemoryTypeDevice : cudaMemoryTypeUnregistered;
   return cudaSuccess;
 }
 inline cudaError_t cudaDriverGetVersion(int *v) { *v = 13000; return cudaSuccess; }

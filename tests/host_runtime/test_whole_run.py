@@ -1,0 +1,202 @@
+"""A whole run (issue 33) under the emulator: the devices started at program start on a
+background thread, fork() before the first target region, copies through the pinned staging
+buffers with and without helper threads, and OMPGPU_PROFILE's table and Chrome trace."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ompgpu.driver import translate
+from ompgpu.options import Options
+
+REPO = Path(__file__).resolve().parents[2]
+PROGRAMS = REPO / "tests" / "programs"
+
+PROFILED = r"""
+#include <stdio.h>
+int main(void) {
+  int n = 1000;
+  double a[1000], b[1000];
+  for (int i = 0; i < n; i++) a[i] = i;
+  for (int rep = 0; rep < 3; rep++) {
+#pragma omp target teams distribute parallel for map(to: a[0:n]) map(from: b[0:n])
+    for (int i = 0; i < n; i++) b[i] = 2 * a[i];
+  }
+#pragma omp target data map(tofrom: b[0:500])
+  {
+#pragma omp target update to(b[0:250])
+  }
+  printf("%g\n", b[999]);
+  return 0;
+}
+"""
+
+NO_TARGET = r"""
+#include <stdio.h>
+int main(void) { printf("no target\n"); return 0; }
+"""
+
+
+def build(tmp_path: Path, name: str, source: str | Path) -> Path:
+    src = source if isinstance(source, Path) else tmp_path / f"{name}.c"
+    if not isinstance(source, Path):
+        src.write_text(source)
+    exe = tmp_path / name
+    # a file of tmp_path by its name, as a user compiles it (the profile names the file so)
+    given = src.name if src.parent == tmp_path else str(src)
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "--offload=emu", given, "-o", str(exe)],
+                       capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert r.returncode == 0, r.stderr
+    return exe
+
+
+def run(exe: Path, **env_vars: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPGPU_", "OMP_"))}
+    env.update(env_vars)
+    return subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=300)
+
+
+# ---------------------------------------------------------------- start-up
+
+def test_kernels_are_registered_for_the_start_up(tmp_path):
+    f = tmp_path / "t.c"
+    f.write_text(PROFILED)
+    host = translate(str(f), Options(inputs=[str(f)], offload="emu")).host_c
+    registered = re.search(r"static const ompgpu_kernel_desc \*const kernels\[\] = \{(.*?)\};", host, re.S)
+    assert registered and registered.group(1).count("&__ompgpu_kd_") == 1, host[-800:]
+    assert "ompgpu_register_kernels(kernels, 1);" in host
+    f.write_text(NO_TARGET)
+    assert "ompgpu_register_kernels" not in translate(str(f), Options(inputs=[str(f)], offload="emu")).host_c
+
+
+def test_devices_start_in_the_background_unless_lazy_or_disabled(tmp_path):
+    exe = build(tmp_path, "profiled", PROFILED)
+    eager = run(exe, OMPGPU_INFO="1")
+    assert eager.returncode == 0 and eager.stdout == "1998\n", eager.stderr
+    assert re.search(r"start-up in the background: device 0 \(.*\) ready, 1 kernel loaded", eager.stderr), eager.stderr
+    for quiet in ({"OMPGPU_STARTUP": "lazy"}, {"OMP_TARGET_OFFLOAD": "DISABLED"}):
+        r = run(exe, OMPGPU_INFO="1", **quiet)
+        assert r.returncode == 0 and r.stdout == "1998\n", r.stderr
+        assert "start-up in the background" not in r.stderr
+    bad = run(exe, OMPGPU_STARTUP="early")
+    assert "ignoring OMPGPU_STARTUP='early' (expected eager or lazy)" in bad.stderr
+
+
+def test_program_without_target_regions_starts_nothing(tmp_path):
+    r = run(build(tmp_path, "plain", NO_TARGET), OMPGPU_INFO="1")
+    assert r.returncode == 0 and r.stdout == "no target\n" and r.stderr == ""
+
+
+def test_fork_before_the_first_target_region(tmp_path):
+    exe = build(tmp_path, "fork_before_target", PROGRAMS / "fork_before_target.c")
+    expected = (PROGRAMS / "fork_before_target.expected").read_text()
+    # eager start-up: the child cannot use the parent's CUDA state; it runs on the host, and says so
+    eager = run(exe, OMPGPU_INFO="1")
+    assert eager.returncode == 0 and eager.stdout == expected, eager.stderr
+    assert "warning: target constructs of this process run on the host: this process was forked after its parent " \
+           "initialised CUDA" in eager.stderr
+    assert len(re.findall(r": kernel \S+: \d+ teams", eager.stderr)) == 1   # the parent's region only
+    # lazy: CUDA is untouched until the first construct, so the child offloads too
+    lazy = run(exe, OMPGPU_INFO="1", OMPGPU_STARTUP="lazy")
+    assert lazy.returncode == 0 and lazy.stdout == expected, lazy.stderr
+    assert "warning" not in lazy.stderr
+    assert len(re.findall(r": kernel \S+: \d+ teams", lazy.stderr)) == 2
+    # the child's regions need a device under MANDATORY: an error naming why, not a wrong answer
+    mandatory = run(exe, OMP_TARGET_OFFLOAD="MANDATORY")
+    assert "child: FAIL" in mandatory.stdout or "child did not end normally" in mandatory.stdout
+    assert "OMP_TARGET_OFFLOAD=MANDATORY but no GPU is available (this process was forked" in mandatory.stderr
+
+
+# ---------------------------------------------------------------- staged copies
+
+@pytest.mark.parametrize("settings", [
+    {},                                                              # the defaults
+    {"OMPGPU_COPY_THREADS": "3", "OMPGPU_STAGING_MIN_BYTES": "4096"},   # helpers, almost every copy staged
+    {"OMPGPU_COPY_THREADS": "0", "OMPGPU_STAGING_MIN_BYTES": "1"},      # the caller alone, every copy staged
+    {"OMPGPU_STAGING_MIN_BYTES": "0"},                               # staging off
+])
+def test_staged_copies_are_exact(tmp_path, settings):
+    exe = build(tmp_path, "staged_transfers", PROGRAMS / "staged_transfers.c")
+    r = run(exe, OMP_TARGET_OFFLOAD="MANDATORY", **settings)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout == (PROGRAMS / "staged_transfers.expected").read_text()
+
+
+def test_bad_staging_settings_are_named(tmp_path):
+    exe = build(tmp_path, "profiled", PROFILED)
+    r = run(exe, OMPGPU_STAGING_MIN_BYTES="lots", OMPGPU_COPY_THREADS="-2")
+    assert r.returncode == 0 and r.stdout == "1998\n"
+    assert "ignoring OMPGPU_STAGING_MIN_BYTES='lots'" in r.stderr
+    assert "ignoring OMPGPU_COPY_THREADS='-2' (expected 0 to 64)" in r.stderr
+
+
+# ---------------------------------------------------------------- OMPGPU_PROFILE
+
+def table_rows(stderr: str) -> dict[str, list[str]]:
+    """location + construct -> [kernel, mode, launches, kernel ms, mean us, to MB, to ms, from MB, from ms,
+    allocs, alloc MB]"""
+    lines = stderr.splitlines()
+    start = lines.index("ompgpu profile (OMPGPU_PROFILE): time and data of each target construct")
+    assert lines[start + 1].split()[:3] == ["location", "construct", "kernel"], lines[start + 1]
+    rows = {}
+    for line in lines[start + 2:]:
+        if line.startswith("transfer rates:"):
+            break
+        fields = line.split()
+        rows[" ".join(fields[:-11])] = fields[-11:]
+    return rows
+
+
+def test_profile_table(tmp_path):
+    exe = build(tmp_path, "profiled", PROFILED)
+    r = run(exe, OMPGPU_PROFILE="1")
+    assert r.returncode == 0 and r.stdout == "1998\n", r.stderr
+    rows = table_rows(r.stderr)
+    kernel = rows["profiled.c:8 target"]
+    # launches, then to-device MB and from-device MB: 3 x 8000 bytes each way, 6 allocations
+    assert kernel[0].startswith("__omp_offloading_main_l8") and kernel[1:3] == ["spmd", "3"], kernel
+    assert float(kernel[3]) > 0 and kernel[5] == "0.024" and kernel[7] == "0.024" and kernel[9] == "6", kernel
+    data = rows["profiled.c:11 target data"]
+    assert data[:3] == ["-", "-", "0"] and data[5] == "0.004" and data[7] == "0.004" and data[9] == "1", data
+    update = rows["profiled.c:13 target update"]
+    assert update[5] == "0.002" and update[7] == "0.000" and update[9] == "0", update
+    total = rows["total -"]
+    assert total[2] == "3" and total[5] == "0.030" and total[7] == "0.028" and total[9] == "7", total
+    assert re.search(r"transfer rates: to the device [0-9.]+ GB/s, from the device [0-9.]+ GB/s", r.stderr)
+    quiet = run(exe)
+    assert "OMPGPU_PROFILE" not in quiet.stderr
+
+
+def test_profile_trace_is_chrome_trace_json(tmp_path):
+    exe = build(tmp_path, "profiled", PROFILED)
+    trace = tmp_path / "trace.json"
+    r = run(exe, OMPGPU_PROFILE=str(trace))
+    assert r.returncode == 0 and "ompgpu profile (OMPGPU_PROFILE)" in r.stderr, r.stderr
+    events = json.loads(trace.read_text())["traceEvents"]
+    names = {(e["pid"], e["args"]["name"]) for e in events if e["ph"] == "M" and e["name"] == "process_name"}
+    assert (0, "host") in names and (1, "GPU 0 (ompgpu emulator)") in names, names
+    kernels = [e for e in events if e.get("cat") == "kernel"]
+    assert len(kernels) == 3 and all(e["pid"] == 1 and e["dur"] >= 0 and e["args"]["mode"] == "spmd" for e in kernels)
+    assert all(e["args"]["location"].endswith("profiled.c:8") for e in kernels)
+    copies = [e for e in events if e.get("cat") == "transfer"]
+    to_dev = sum(e["args"]["bytes"] for e in copies if e["name"] == "copy to device")
+    from_dev = sum(e["args"]["bytes"] for e in copies if e["name"] == "copy from device")
+    assert (to_dev, from_dev) == (3 * 8000 + 4000 + 2000, 3 * 8000 + 4000)
+    waits = [e for e in events if e.get("cat") == "wait"]
+    assert len(waits) == 3 and all(e["pid"] == 0 for e in waits)
+    # every timed event lies on the run's clock, in order of its kernels
+    starts = [e["ts"] for e in kernels]
+    assert starts == sorted(starts) and all(t >= 0 for t in starts)
+
+
+def test_profile_trace_unwritable_is_a_warning(tmp_path):
+    exe = build(tmp_path, "profiled", PROFILED)
+    r = run(exe, OMPGPU_PROFILE=str(tmp_path / "no" / "such" / "dir" / "t.json"))
+    assert r.returncode == 0 and r.stdout == "1998\n"
+    assert "warning: OMPGPU_PROFILE: cannot write the trace to" in r.stderr
