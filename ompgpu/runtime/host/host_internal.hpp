@@ -58,7 +58,7 @@ struct Env {
   // and a device go through pinned staging buffers (transfer.cpp); 0: never.
   std::size_t staging_min_bytes = std::size_t(1) << 20;
   // OMPGPU_COPY_THREADS: helper threads that copy between pageable memory and the staging
-  // buffers beside the calling thread (default: a quarter of the processors, at most 4).
+  // buffers beside the calling thread (default: half the processors less one, at most 7).
   int copy_threads = -1;
   // OMPGPU_PROFILE: "" off; "1" (or any true word) the table at exit; else a file name for
   // the Chrome trace (profile.cpp), the table too.
@@ -291,6 +291,9 @@ void note_cuda_touched();
 // Copies size bytes between host and device memory (kind: host to device or device to host,
 // else a plain copy) on stream s of device `device` (selected), complete when it returns.
 // Large copies to or from pageable memory go through pinned staging buffers.
+// The staging buffers of device `device` (selected) and the copy helpers, made ahead of the first
+// copy (by the background start-up).
+void prepare_transfers(int device);
 // Recorded for OMPGPU_PROFILE under loc.
 cudaError_t copy_host_device(const Loc &loc, int device, cudaStream_t s, void *dst, const void *src, std::size_t size,
                              cudaMemcpyKind kind);

@@ -6,7 +6,8 @@
 // included, reported ompgpu at 0.41x clang's rate although its kernel was faster). So a
 // program with device code starts its devices at program start, on a background thread:
 // the runtime's device list, the default device's context, each registered kernel's module
-// and its residency, an allocation that warms the device allocator. The program's own
+// and its residency, an allocation that warms the device allocator, the pinned staging buffers
+// and copy helpers of transfer.cpp. The program's own
 // start-up (reading inputs, building its data) runs meanwhile; the first construct waits
 // only for what is not ready yet: rt() and activate_device are call_once, and the CUDA
 // runtime serialises a thread's use of a context that another thread is still creating.
@@ -109,6 +110,7 @@ void run_startup() {
   void *warm = nullptr;
   if (cudaMalloc(&warm, 1 << 20) == cudaSuccess) (void)cudaFree(warm);
   (void)cudaGetLastError();
+  prepare_transfers(dev_num);   // pinned staging buffers (a pinned allocation takes milliseconds), copy helpers
   std::vector<const ompgpu_kernel_desc *> ks;
   {
     std::lock_guard<std::mutex> g(kernels_mu());

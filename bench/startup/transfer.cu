@@ -1,0 +1,52 @@
+// transfer.c in CUDA: cudaMemcpy between device memory and pageable (malloc) or pinned
+// (cudaMallocHost) host memory.   transfer_cuda pageable|pinned [max_mb]
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+
+static double now(void) {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int main(int argc, char **argv) {
+  const bool pinned = argc > 1 && strcmp(argv[1], "pinned") == 0;
+  const long max_mb = argc > 2 ? atol(argv[2]) : 4096;
+  int ok = 1;
+  cudaFree(0);
+  for (size_t size = 4096; size <= (size_t)max_mb << 20; size *= 4) {
+    unsigned char *h = nullptr, *d = nullptr;
+    if (pinned) {
+      if (cudaMallocHost(&h, size) != cudaSuccess) return 3;
+    } else {
+      h = (unsigned char *)malloc(size);
+    }
+    if (cudaMalloc(&d, size) != cudaSuccess) return 3;
+    for (size_t i = 0; i < size; i++) h[i] = (unsigned char)(i * 7 + 1);
+    const int reps = size <= ((size_t)64 << 20) ? 9 : 3;
+    double to[9], from[9];
+    for (int r = 0; r < reps; r++) {
+      double t = now();
+      cudaMemcpy(d, h, size, cudaMemcpyHostToDevice);
+      to[r] = now() - t;
+      t = now();
+      cudaMemcpy(h, d, size, cudaMemcpyDeviceToHost);
+      from[r] = now() - t;
+    }
+    memset(h, 0, size);
+    if (cudaMemcpy(h, d, size, cudaMemcpyDeviceToHost) != cudaSuccess) ok = 0;
+    for (size_t i = 0; i < size; i += 4093) ok &= h[i] == (unsigned char)(i * 7 + 1);
+    std::sort(to, to + reps);
+    std::sort(from, from + reps);
+    printf("transfer bytes %zu to_gbs %.3f from_gbs %.3f\n", size, size / to[reps / 2] / 1e9, size / from[reps / 2] / 1e9);
+    fflush(stdout);
+    cudaFree(d);
+    if (pinned) cudaFreeHost(h);
+    else free(h);
+  }
+  printf("%s\n", ok ? "PASS" : "FAIL");
+  return !ok;
+}
