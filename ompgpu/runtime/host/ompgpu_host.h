@@ -18,7 +18,8 @@
  *
  * Environment: OMP_TARGET_OFFLOAD=MANDATORY|DISABLED|DEFAULT, OMP_DEFAULT_DEVICE,
  * OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT, OMPGPU_INFO=1 (launch and transfer log on
- * stderr). See docs/CONTRACTS.md, "Host runtime API".
+ * stderr), OMPGPU_STARTUP=eager|lazy, OMPGPU_STAGING_MIN_BYTES, OMPGPU_COPY_THREADS,
+ * OMPGPU_PROFILE=1|FILE.json. See docs/CONTRACTS.md, "Host runtime API".
  */
 #ifndef OMPGPU_HOST_H
 #define OMPGPU_HOST_H
