@@ -1,6 +1,7 @@
 """The compiler driver: C file -> preprocessed text -> AST -> kernels -> host .c + device .cu -> objects -> executable."""
 from __future__ import annotations
 
+import concurrent.futures
 import os
 import shutil
 import sys
@@ -221,10 +222,10 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
               "-o", str(host_o)]
     if opts.std:
         cc_cmd.insert(1, opts.std)
-    with phase("compile host code"):
-        run(cc_cmd, opts.verbose, f"compiling the host code of {t.source}")
+    host_job = ("compile host code", cc_cmd, f"compiling the host code of {t.source}")
     objects = [str(host_o)]
     if opts.offload == "none" or t.device_cu is None:
+        _run_jobs([host_job], opts.verbose)
         return objects
     dev_cu = stem.with_suffix(".device.cu") if opts.save_temps else tmp / (stem.name + ".device.cu")
     dev_cu.write_text(t.device_cu, **SOURCE_ENCODING)
@@ -246,7 +247,23 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
         cmd = [host_cxx(), "-std=c++17", "-O1" if opts.opt_level == "-O0" else opts.opt_level, "-g1", "-x", "c++", "-DOMPGPU_EMU",
                "-include", str(EMU_HEADER), f"-I{DEVICE_RT}", f"-I{HOST_RT}", f"-I{EMU_RT}", "-w", "-Wno-narrowing", *pic,
                *nesting_flags(host_cxx()), "-c", str(dev_cu), "-o", str(dev_o)]
-    with phase("compile device code"):
-        run(cmd, opts.verbose, f"compiling the device code of {t.source}")
+    _run_jobs([host_job, ("compile device code", cmd, f"compiling the device code of {t.source}")], opts.verbose)
     objects.append(str(dev_o))
     return objects
+
+
+def _run_jobs(jobs: list[tuple[str, list[str], str]], verbose: bool) -> None:
+    """Runs the (phase, command, what) jobs at once, one thread each (the tools are separate
+    processes: a file's host compile runs beside its device compile). Each is timed as its
+    phase; the first failing job, in list order, is the error."""
+    def one(job):
+        name, cmd, what = job
+        with phase(name):
+            run(cmd, verbose, what)
+    if len(jobs) == 1:
+        one(jobs[0])
+        return
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(jobs)) as pool:
+        futures = [pool.submit(one, job) for job in jobs]
+    for f in futures:
+        f.result()

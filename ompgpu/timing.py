@@ -38,7 +38,12 @@ class PhaseTimes:
         for name, s in rows:
             lines.append(f"  {name:<{width}}  {s:8.3f}  {100 * s / total if total else 0:5.1f}%")
         other = total - sum(s for _, s in rows)
-        lines.append(f"  {'(the rest: the driver itself)':<{width}}  {other:8.3f}  {100 * other / total if total else 0:5.1f}%")
+        # A file's host and device compiles run at once: then the phases add up to more than the total.
+        label = "(the rest: the driver itself)" if other >= 0 else "(phases that ran at once)"
+        width = max(width, len(label))
+        lines[3] = f"  {'phase':<{width}}  {'seconds':>8}  {'share':>6}"
+        lines[4:] = [f"  {name:<{width}}  {s:8.3f}  {100 * s / total if total else 0:5.1f}%" for name, s in rows]
+        lines.append(f"  {label:<{width}}  {other:8.3f}  {100 * other / total if total else 0:5.1f}%")
         lines.append(f"  {'total':<{width}}  {total:8.3f}  100.0%")
         return "\n".join(lines)
 
