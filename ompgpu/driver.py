@@ -19,6 +19,7 @@ from ompgpu.outliner.outline import outline
 from ompgpu.parser.bind import bind_pragmas
 from ompgpu.parser.cfront import parse_c, preprocess
 from ompgpu.parser.declarators import lower_declarators
+from ompgpu.parser.loop_transforms import apply_loop_transforms
 from ompgpu.parser.variants import resolve_variants
 from ompgpu.timing import phase, start_report, stop_report
 from ompgpu.plan.mode import plan_kernels
@@ -85,6 +86,8 @@ def _translate(path: str, opts: Options) -> Translation:
     cpp_args = (*opts.cpp_args, *((opts.std,) if opts.std else ()), *opts.dependency_args(path))
     with phase("preprocess"):
         pre = preprocess(path, host_cc(), cpp_args, opts.verbose)
+    with phase("loop transformations"):
+        pre = apply_loop_transforms(pre)
     with phase("parse C"):
         parsed = parse_c(pre)
     with phase("bind pragmas"):

@@ -8,7 +8,7 @@ import threading
 import time
 
 # The phases in the order a build runs them (what the report lists, when they ran).
-PHASES = ("preprocess", "parse C", "bind pragmas", "resolve variants and declarators", "outline", "plan kernels",
+PHASES = ("preprocess", "loop transformations", "parse C", "bind pragmas", "resolve variants and declarators", "outline", "plan kernels",
           "generate device code", "generate host code", "runtime library", "compile device code",
           "compile host code", "link device code", "link")
 

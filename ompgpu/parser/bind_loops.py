@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import re
 
 from pycparser import c_ast
 
@@ -120,11 +119,6 @@ class LoopNestBinding:
             return
         if isinstance(body, OmpConstruct):
             raise self._err(OmpSyntaxError, f"'#pragma omp {d.name}' must be followed by a for loop", d.coord)
-        if isinstance(body, c_ast.Pragma) and re.match(r"\s*omp\s+(tile|unroll)\b", body.string or ""):
-            # a loop transformation (OpenMP 5.1) between the directive and its loop
-            construct = re.match(r"\s*omp\s+(tile|unroll)\b", body.string).group(1)
-            raise self._err(UnsupportedError, f"the '{construct}' construct (OpenMP 5.1) is not supported yet, and so "
-                            f"neither is '#pragma omp {d.name}' over the loops it makes", d.coord)
         depth = collapse_depth(d)
         nest = loop_nest(body, depth)
         if not nest:

@@ -58,6 +58,8 @@ _LEAF_CLAUSES: dict[str, frozenset[str]] = {
     "taskwait": _F("depend nowait".split()),
     "depobj": _F("depend destroy update".split()),
     "scan": _F("inclusive exclusive".split()),
+    "tile": _F(["sizes"]),
+    "unroll": _F("full partial".split()),
     "taskyield": _F(),
     "barrier": _F(),
     "critical": _F(["hint"]),
@@ -84,7 +86,7 @@ _LEAF_CLAUSES: dict[str, frozenset[str]] = {
 
 # Clauses that may appear at most once on a directive.
 _UNIQUE = _F(
-    "num_threads num_teams thread_limit collapse schedule dist_schedule default proc_bind device "
+    "sizes full partial num_threads num_teams thread_limit collapse schedule dist_schedule default proc_bind device "
     "ordered safelen simdlen nowait final priority hint filter order bind grainsize num_tasks untied "
     "mergeable nogroup inbranch notinbranch device_type indirect read write update capture compare "
     "weak fail threads simd atomic_default_mem_order unified_shared_memory unified_address "
@@ -152,6 +154,8 @@ def check_directive(d: Directive) -> None:
 
     _check_if_clauses(d)
     _check_combinations(d)
+    if d.name == "unroll" and d.has("full") and d.has("partial"):
+        raise _err("'full' and 'partial' cannot both be on 'unroll'", d.clause("partial"))
     _check_inscan(d)
 
 

@@ -21,7 +21,7 @@ from ompgpu.errors import SourceCoord
 __all__ = [
     "CExpr", "Section", "ListItem", "Iterators",
     "Clause", "MapClause", "MotionClause", "VarListClause", "LastprivateClause",
-    "ReductionClause", "ExprClause", "ScheduleClause", "DistScheduleClause", "DefaultClause",
+    "ReductionClause", "ExprClause", "ExprListClause", "ScheduleClause", "DistScheduleClause", "DefaultClause",
     "DefaultmapClause", "ProcBindClause", "DependClause", "AffinityClause", "LinearClause", "AlignedClause",
     "OrderClause", "BindClause", "FlagClause", "KeywordClause", "TraitSelector", "MatchClause", "WhenClause", "Directive",
     "SINGLE_LEAF_NAMES", "LEAF_WORDS",
@@ -164,6 +164,15 @@ class ExprClause(Clause):
     kind: str
     expr: CExpr | None
     modifier: str | None
+    coord: SourceCoord
+
+
+@dataclass(frozen=True)
+class ExprListClause(Clause):
+    """A clause with a list of expressions: tile's sizes(e1, ..., en)."""
+
+    kind: str
+    exprs: tuple[CExpr, ...]
     coord: SourceCoord
 
 

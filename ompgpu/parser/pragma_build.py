@@ -10,7 +10,7 @@ from pathlib import Path
 from lark import Lark, Token, Transformer
 
 from ompgpu.errors import OmpSyntaxError
-from ompgpu.parser.directives import (CExpr, Directive, ExprClause, FlagClause, KeywordClause, AllocateClause, ListItem, MatchClause,
+from ompgpu.parser.directives import (CExpr, Directive, ExprClause, ExprListClause, FlagClause, KeywordClause, AllocateClause, ListItem, MatchClause,
                                       Section, TraitSelector, UsesAllocatorsClause, VarListClause, WhenClause)
 from ompgpu.parser.pragma_clauses import ClauseRules
 from ompgpu.parser.pragma_tree import (Span, TRAIT_SETS, Tag, UnsupportedSyntaxError, without_punctuation, coord_at,
@@ -134,6 +134,20 @@ class Build(ClauseRules, Transformer):
     def flush_directive(self, ch):
         clauses = tuple(c for c in ch if isinstance(c, FlagClause))
         return Directive("flush", clauses, coord_at(ch[0].start_pos), items=items_of(ch))
+
+    def tile_directive(self, ch):
+        sizes = first_tag(ch, "exprs")
+        clause = ExprListClause("sizes", sizes.value, coord_at(ch[1].start_pos))
+        return Directive("tile", (clause,), coord_at(ch[0].start_pos))
+
+    def unroll_directive(self, ch):
+        return Directive("unroll", tuple(c for c in ch[1:] if not isinstance(c, Token)), coord_at(ch[0].start_pos))
+
+    def unroll_clause(self, ch):
+        kw = ch[0]
+        if kw.value == "full":
+            return FlagClause("full", coord_at(kw.start_pos))
+        return ExprClause("partial", expr_of(ch), None, coord_at(kw.start_pos))
 
     def ordered_flag(self, ch):
         return FlagClause(ch[0].value, coord_at(ch[0].start_pos))

@@ -34,7 +34,7 @@ _DIRECTIVE_NAMES = frozenset({
     "critical", "atomic", "flush", "ordered", "cancel", "cancellation point", "declare target",
     "begin declare target", "end declare target", "begin declare variant", "end declare variant",
     "declare simd", "threadprivate", "requires", "allocate", "declare mapper",
-    "depobj", "scan",
+    "depobj", "scan", "tile", "unroll",
 })
 
 

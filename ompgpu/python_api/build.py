@@ -30,6 +30,7 @@ from ompgpu.driver import compile_and_link, run_deep, translate
 from ompgpu.errors import OmpgpuError, ToolchainError
 from ompgpu.options import UsageError, parse_cc_args
 from ompgpu.parser.cfront import CppFailed, parse_c, preprocess
+from ompgpu.parser.loop_transforms import apply_loop_transforms
 from ompgpu.python_api.signature import Signatures, find_signatures
 from ompgpu.toolchain import cache_dir, find_cuda, host_cc, host_cxx, runtime_dynamic_list
 
@@ -105,9 +106,11 @@ def build_module(source: str, options, filename: str, offload: str) -> Module:
     probe = parse_cc_args([*default_opt, *options, str(src)])
     cpp_args = (*probe.cpp_args, *((probe.std,) if probe.std else ()), f"-I{os.getcwd()}")
     try:
-        pre = preprocess(str(src), host_cc(), cpp_args, probe.verbose)
+        pre = apply_loop_transforms(preprocess(str(src), host_cc(), cpp_args, probe.verbose))
     except CppFailed as exc:
         raise CompileError(exc.message) from None
+    except OmpgpuError as exc:   # a tile or unroll construct the loop transformations reject
+        raise _compile_error(exc, {filename: lines}) from None
     key = hashlib.sha256("\0".join([pre.text.replace(str(src), "<input>"), repr(options), filename, offload,
                                     host_cc(), host_cxx(), compiler_version(), _device_compiler(offload)]).encode())
     folder = cache_root() / key.hexdigest()[:24]

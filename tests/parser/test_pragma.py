@@ -639,7 +639,7 @@ def test_error_renders_gcc_style(tmp_path):
 
 
 @pytest.mark.parametrize("text", [
-    "omp declare reduction(merge: int: omp_out += omp_in)", "omp tile sizes(4)", "omp unroll partial(2)",
+    "omp declare reduction(merge: int: omp_out += omp_in)",
 ])
 def test_unsupported_directives(text):
     e = err(text, UnsupportedError)
