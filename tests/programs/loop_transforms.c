@@ -76,9 +76,9 @@ int main(void) {
   fails += sum != 500500;
 
   /* 6. tile over unroll partial, in a generic-mode region (serial code around it), and unroll
-        full and unroll alone inside */
+        full and unroll alone in its serial code */
   long t = 0;
-#pragma omp target teams map(tofrom: t) num_teams(1)
+#pragma omp target map(tofrom: t)
   {
     long local = 0;
 #pragma omp parallel for reduction(+: local)
