@@ -38,6 +38,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
+#include <new>
 #include <thread>
 
 namespace ompgpu_host {

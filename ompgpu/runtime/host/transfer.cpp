@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <condition_variable>
 #include <cstring>
+#include <new>
 #include <thread>
 
 namespace ompgpu_host {
