@@ -115,6 +115,18 @@ def test_devices_start_in_the_background_unless_lazy_or_disabled(tmp_path):
     assert "ignoring OMPGPU_STARTUP='early' (expected eager or lazy)" in bad.stderr
 
 
+def test_start_up_takes_the_ranks_own_device(tmp_path):
+    # three emulated GPUs: an MPI rank starts its node-local rank's device (modulo the count), or
+    # OMP_DEFAULT_DEVICE's, and its regions run there
+    exe = build(tmp_path, "profiled", PROFILED)
+    for settings, device in (({"OMPI_COMM_WORLD_LOCAL_RANK": "5", "OMPI_COMM_WORLD_RANK": "5"}, 2),
+                             ({"OMP_DEFAULT_DEVICE": "1"}, 1)):
+        r = run(exe, OMPGPU_EMU_DEVICES="3", OMPGPU_INFO="1", **settings)
+        assert r.returncode == 0 and r.stdout == "1998\n", r.stderr
+        assert f"start-up in the background: device {device} (" in r.stderr, r.stderr
+        assert set(re.findall(r"kernel \S+: .*, device (\d+)$", r.stderr, re.M)) == {str(device)}, r.stderr
+
+
 def test_program_without_target_regions_starts_nothing(tmp_path):
     r = run(build(tmp_path, "plain", NO_TARGET), OMPGPU_INFO="1")
     assert r.returncode == 0 and r.stdout == "no target\n" and r.stderr == ""
