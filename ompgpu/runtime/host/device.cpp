@@ -209,7 +209,8 @@ extern "C" int omp_get_device_num(void) { return ompgpu_omp_get_device_num(); }
 
 extern "C" void ompgpu_require_unified_shared_memory(void) {
   if (ompgpu_host::runtime_started() && !ompgpu_host::unified_shared_memory())
-    ompgpu_host::fatal(ompgpu_host::Loc(), "'requires unified_shared_memory' in code loaded after the first target "
-                                          "construct ran; the requirement must hold for the whole program");
+    ompgpu_host::fatal(ompgpu_host::Loc(), "'requires unified_shared_memory' in code loaded after the runtime "
+                                          "started its devices (at program start, or with OMPGPU_STARTUP=lazy at the "
+                                          "first target construct); the requirement must hold for the whole program");
   ompgpu_host::g_unified_shared_memory.store(true);
 }
