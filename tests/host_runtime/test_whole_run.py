@@ -205,7 +205,7 @@ def test_profile_table(tmp_path):
     r = run(exe, OMPGPU_PROFILE="1")
     assert r.returncode == 0 and r.stdout == "1998\n", r.stderr
     rows = table_rows(r.stderr)
-    kernel = rows["profiled.c:8 target"]
+    kernel = rows["profiled.c:8 target teams distribute parallel for"]
     # launches, then to-device MB and from-device MB: 3 x 8000 bytes each way, 6 allocations
     assert kernel[0].startswith("__omp_offloading_main_l8") and kernel[1:3] == ["spmd", "3"], kernel
     assert float(kernel[3]) > 0 and kernel[5] == "0.024" and kernel[7] == "0.024" and kernel[9] == "6", kernel
@@ -230,7 +230,8 @@ def test_profile_trace_is_chrome_trace_json(tmp_path):
     assert (0, "host") in names and (1, "GPU 0 (ompgpu emulator)") in names, names
     kernels = [e for e in events if e.get("cat") == "kernel"]
     assert len(kernels) == 3 and all(e["pid"] == 1 and e["dur"] >= 0 and e["args"]["mode"] == "spmd" for e in kernels)
-    assert all(e["args"]["location"].endswith("profiled.c:8") for e in kernels)
+    assert all(e["args"]["location"].endswith("profiled.c:8") and
+               e["args"]["construct"] == "target teams distribute parallel for" for e in kernels)
     copies = [e for e in events if e.get("cat") == "transfer"]
     to_dev = sum(e["args"]["bytes"] for e in copies if e["name"] == "copy to device")
     from_dev = sum(e["args"]["bytes"] for e in copies if e["name"] == "copy from device")

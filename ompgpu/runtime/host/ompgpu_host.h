@@ -63,6 +63,7 @@ typedef struct ompgpu_kernel_desc {
      fewer registers), NULL when there is none: the runtime launches it instead where it holds
      more teams at once and spills at most a little more (runtime/host/target.cpp). */
   const struct ompgpu_kernel_desc *dense;
+  const char *construct;     /* "target teams distribute parallel for" (NULL: "target"): messages, OMPGPU_PROFILE */
 } ompgpu_kernel_desc;
 
 /* map-type bits */

@@ -66,7 +66,7 @@ Loc make_loc(const ompgpu_kernel_desc *k) {
   loc.file = k->file;
   loc.line = k->line;
   loc.col = k->col;
-  loc.construct = "target";
+  loc.construct = k->construct ? k->construct : "target";
   return loc;
 }
 
