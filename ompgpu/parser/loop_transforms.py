@@ -127,7 +127,9 @@ def _apply(text: str, pragma: re.Match, pre: PreprocessedUnit, number: int) -> s
                                        f"loops inside the ones that '{d.name}' generates; at most {depth} of its "
                                        "generated loops can be collapsed", collapse.coord)
     loops, body_end, opened = _loop_nest(text, pragma.end(), depth, d, pre)
-    text, shift = _shifted(_privatize(text, pragma.start(), loops, pre), text)
+    privatized = _privatize(text, pragma.start(), loops, pre)
+    shift = len(privatized) - len(text)   # the clause went in above the construct: the rest moved
+    text = privatized
     if shift:
         pragma = _TRANSFORM_PRAGMA.search(text, pragma.start() + shift)
         loops = [dataclasses.replace(loop, start=loop.start + shift, header_end=loop.header_end + shift) for loop in loops]
@@ -155,11 +157,6 @@ def _apply(text: str, pragma: re.Match, pre: PreprocessedUnit, number: int) -> s
 
 
 _CONSTANT = re.compile(r"^[0-9a-fA-FxXuUlL\s+\-*/%()<>&|^~]*$")
-
-
-def _shifted(new: str, old: str) -> tuple[str, int]:
-    """`new` (`old` with text inserted above the construct) and how far that moved the rest."""
-    return new, len(new) - len(old)
 
 
 def _constant_bounds(loop: _Loop) -> bool:
