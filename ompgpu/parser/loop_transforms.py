@@ -58,7 +58,6 @@ class _Loop:
     op: str                 # '<' '<=' '>' '>=' (a != test is turned into < or > by the step's sign)
     step: str               # the step's magnitude
     down: bool              # the variable decreases
-    start: int              # offset of `for`
     header_end: int         # offset after the header's ')'
     coord: SourceCoord
 
@@ -132,7 +131,7 @@ def _apply(text: str, pragma: re.Match, pre: PreprocessedUnit, number: int) -> s
     text = privatized
     if shift:
         pragma = _TRANSFORM_PRAGMA.search(text, pragma.start() + shift)
-        loops = [dataclasses.replace(loop, start=loop.start + shift, header_end=loop.header_end + shift) for loop in loops]
+        loops = [dataclasses.replace(loop, header_end=loop.header_end + shift) for loop in loops]
         body_end += shift
     if d.name == "tile":
         outer_vars = set()
@@ -296,7 +295,7 @@ def _header(text: str, toks: Tokens, for_pos: int, pre: PreprocessedUnit) -> _Lo
         op = ">" if down else "<"
     if (op in ("<", "<=")) == down:
         raise not_canonical(f"'{cond}' with '{incr}' does not run towards its bound")
-    return _Loop(var, decl_type, lb, ub, op, step, down, for_pos, close, coord)
+    return _Loop(var, decl_type, lb, ub, op, step, down, close, coord)
 
 
 def _increment(incr: str, var: str, not_canonical) -> tuple[str, bool]:

@@ -69,8 +69,11 @@ std::string json_escape(const std::string &s) {
   return o;
 }
 
+// "file:line" of a construct; copies of the omp_target_memcpy routines have no place.
+std::string where_of(const Loc &loc) { return loc.file ? std::string(loc.file) + ":" + std::to_string(loc.line) : std::string("<runtime call>"); }
+
 ConstructStats &stats_of(Profile &p, const Loc &loc) {
-  std::string where = loc.file ? std::string(loc.file) + ":" + std::to_string(loc.line) : std::string("<runtime call>");
+  std::string where = where_of(loc);
   std::string construct = loc.construct ? loc.construct : "target";
   auto it = p.constructs.find(where + "\n" + construct);
   if (it == p.constructs.end()) {
@@ -203,7 +206,7 @@ Profile &recording() {
 }
 
 std::string loc_args(const Loc &loc) {
-  std::string where = loc.file ? std::string(loc.file) + ":" + std::to_string(loc.line) : std::string("<runtime call>");
+  const std::string where = where_of(loc);
   return "\"construct\": \"" + json_escape(loc.construct ? loc.construct : "target") + "\", \"location\": \"" +
          json_escape(where) + "\"";
 }

@@ -249,9 +249,7 @@ struct AtForkRegistration {
   AtForkRegistration() { pthread_atfork(nullptr, nullptr, forget_helpers_in_child); }
 } g_atfork_registration;
 
-}  // namespace
 
-namespace {
 
 cudaError_t copy_now(int device, cudaStream_t s, void *dst, const void *src, std::size_t size, cudaMemcpyKind kind) {
   const std::size_t min = env().staging_min_bytes;
