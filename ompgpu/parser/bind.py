@@ -39,7 +39,7 @@ def bind_pragmas(parsed: ParsedUnit, offload_arch: str = "sm_90") -> BoundUnit:
     return BoundUnit(parsed, ast, frozenset(binder.declare_target), binder.fixer, tuple(binder.host_variant_functions),
                      tuple(binder.host_only_variant_functions), tuple(binder.host_blank_lines),
                      tuple(binder.imperfect_collapses),
-                     binder.mappers.default_types)
+                     binder.mappers.default_types, indirect_functions=frozenset(binder.indirect_functions))
 
 
 class _Binder(FileScopeBinding, LoopNestBinding):
@@ -55,6 +55,7 @@ class _Binder(FileScopeBinding, LoopNestBinding):
         self.function_name: str | None = None   # the function being bound
         self.pre = parsed.pre
         self.declare_target: set[str] = set()
+        self.indirect_functions: set[str] = set()
         self.fixer = CoordFixer()
         self._source_cache: dict[str, list[str] | None] = {}
         self.scopes: list[set[str]] = [set()]

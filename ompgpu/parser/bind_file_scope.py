@@ -14,9 +14,30 @@ from ompgpu.parser.mappers import element_type_key, type_key
 from ompgpu.parser.bound import OmpConstruct, declared_names, defined_functions
 
 
+def _declares_function(node: c_ast.Node) -> bool:
+    return isinstance(node, c_ast.FuncDef) or (isinstance(node, c_ast.Decl) and isinstance(node.type, c_ast.FuncDecl))
+
+
 class FileScopeBinding:
     """The binder's file scope (mixed into bind._Binder): declare target blocks, begin declare
     variant blocks, requires, declare mapper, the names the file declares."""
+
+    def _indirect(self, d: Directive) -> bool:
+        """Whether a declare target directive has `indirect` (OpenMP 5.1) in force: bare, or with
+        a constant that is not zero."""
+        clause = d.clause("indirect") if d.name in ("declare target", "begin declare target") else None
+        if clause is None:
+            return False
+        if clause.expr is None:
+            return True
+        text = clause.expr.text.strip()
+        if text in ("true", "false"):
+            return text == "true"
+        try:
+            return int(text.rstrip("uUlL"), 0) != 0
+        except ValueError:
+            raise self._err(OmpSemanticError, f"the argument of 'indirect' must be a constant: '{text}'",
+                            clause.coord) from None
 
     # -- file scope -------------------------------------------------------------
     def bind_file(self, ast: c_ast.FileAST) -> c_ast.FileAST:
@@ -35,10 +56,7 @@ class FileScopeBinding:
                 if d is None:
                     ext.append(node)
                     continue
-                indirect = d.clause("indirect") if d.name in ("declare target", "begin declare target") else None
-                if indirect is not None and (indirect.expr is None or indirect.expr.text.strip() not in ("0", "false")):
-                    raise self._err(UnsupportedError, "'declare target indirect' is not supported yet: a function "
-                                    "pointer that a target region calls would hold the host's address", indirect.coord)
+                indirect = self._indirect(d)
                 if d.name in ("declare target", "begin declare target") and not d.items and not d.clauses:
                     open_blocks.append(d)
                 elif d.name == "begin declare target":
@@ -60,6 +78,8 @@ class FileScopeBinding:
                     for c in d.clauses:
                         for item in getattr(c, "items", ()):
                             self.declare_target.add(item.name)
+                            if indirect:
+                                self.indirect_functions.add(item.name)
                 ext.append(OmpConstruct(d, None, node.coord))
                 continue
             if variant_blocks and not self._keep_in_variant_block(node, variant_blocks):
@@ -68,6 +88,8 @@ class FileScopeBinding:
             if open_blocks:
                 for name in declared_names(node):
                     self.declare_target.add(name)
+                if any(self._indirect(b) for b in open_blocks) and _declares_function(node):
+                    self.indirect_functions.update(declared_names(node))
             if isinstance(node, c_ast.FuncDef):
                 self.in_declare_target = bool(open_blocks) or node.decl.name in self.declare_target
                 node = self._bind_funcdef(node)

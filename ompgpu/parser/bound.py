@@ -93,6 +93,9 @@ class BoundUnit:
     # Row lengths of variably modified variables (parser/declarators.py): the hidden name that
     # holds one -> the C expression that computes it on the host from the variable's own type.
     vla_sizes: tuple[tuple[str, str], ...] = ()
+    # Functions of `declare target ... indirect` (OpenMP 5.1): device code may call them through
+    # a pointer that holds their host address (runtime/device/indirect.cuh translates it).
+    indirect_functions: frozenset[str] = frozenset()
 
     @property
     def pre(self) -> PreprocessedUnit:

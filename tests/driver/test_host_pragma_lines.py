@@ -56,3 +56,12 @@ def test_declare_target_enter_as_to():
     """enter (5.2) as the 5.0 `to` that gcc 12 knows; indirect(0) says nothing on the host."""
     text = "#pragma omp declare target enter(f, g) indirect(0)\n"
     assert rewrite(text).split("\n")[0].rstrip() == "#pragma omp declare target to(f, g)"
+
+
+def test_declare_target_indirect_left_out():
+    """indirect (5.1; gcc 12 rejects it) says nothing about the host's copies: bare, or with an
+    argument."""
+    for clause in ("indirect", "indirect(1)", "indirect(true)"):
+        text = f"#pragma omp declare target to(f, g) {clause}\n"
+        assert rewrite(text).split("\n")[0].rstrip() == "#pragma omp declare target to(f, g)"
+    assert rewrite("#pragma omp begin declare target indirect\n").split("\n")[0].rstrip() == "#pragma omp declare target"

@@ -266,7 +266,12 @@ class Emitter(CGen):
                     raise UnsupportedError(f"function '{name}' is called in device code but has no definition in this file",
                                            self.user_coord(n), notes=(f"to call a '{name}' defined in another file or a library, "
                                                                    "declare it inside '#pragma omp declare target'",))
-        return super().visit_FuncCall(n)
+                return super().visit_FuncCall(n)
+        # A call through a function pointer: the pointer may hold the host's address of a
+        # `declare target indirect` function (OpenMP 5.1), which the device's table translates.
+        self.g.indirect_calls = True
+        args = self.visit(n.args) if n.args is not None else ""
+        return f"ompgpu_indirect_callee({self.visit(n.name)})({args})"
 
     def visit_Typedef(self, n):
         return "" if id(n) in self.g.hoisted else super().visit_Typedef(n)

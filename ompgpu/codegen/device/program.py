@@ -7,6 +7,7 @@ import re
 
 import copy
 import dataclasses
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,6 +38,16 @@ class DeviceOutput:
     kernel_dense: frozenset[int] = frozenset()
     external_device_code: bool = False  # calls device functions of other files: relocatable device code
     defines_functions: bool = False  # defines device functions (declare target, or called by kernels)
+    # `declare target indirect` functions defined here, and the name of the device object's
+    # function that gives their device addresses (None: there are none).
+    indirect_functions: tuple[str, ...] = ()
+    indirect_table: str | None = None
+
+
+def indirect_table_name(path: str) -> str:
+    """The extern "C" name, unique to the source file, of the function of its device object
+    that writes the device addresses of its indirect functions (host.c.j2 registers it)."""
+    return "__ompgpu_indirect_" + hashlib.sha1(str(Path(path).resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
 def generate_device(program: Program, plans: dict[int, KernelPlan]) -> DeviceOutput:
@@ -67,6 +78,7 @@ class DeviceGenerator:
             if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.FuncDecl) and n.name in program.bound.declare_target
             and n.name not in program.functions}
         self.external_calls: set[str] = set()
+        self.indirect_calls = False  # device code calls through function pointers (indirect.cuh)
 
     # -- call graph --------------------------------------------------------------
     def _device_functions(self) -> set[str]:
@@ -163,15 +175,19 @@ class DeviceGenerator:
         protos += [printer.Emitter(self, "", self.p.globals_env, master=False).prototype(c_ast.FuncDef(self.external_decls[n], None, None),
                                                                                   extern=True)
                    for n in sorted(self.external_calls)]
+        indirect = [n for n in order if n in self.p.bound.indirect_functions]
+        indirect_table = indirect_table_name(self.p.bound.pre.path) if indirect else None
         cuda = render("device.cu.j2", source=self.p.bound.pre.path, types=types, globals=globals_,
                       prototypes=protos, workfns=self.workfns, functions=fn_texts, kernels=kernels,
-                      critical_names=sorted(self.critical_names), global_names=self.global_names)
+                      critical_names=sorted(self.critical_names), global_names=self.global_names,
+                      indirect_calls=self.indirect_calls, indirect_functions=indirect, indirect_table=indirect_table)
         cuda = escape_source_bytes(finalize_line_markers(cuda, Path(self.p.bound.pre.path).stem + ".device.cu"))
         modes = {id(k): self.plans[id(k)].mode for k in self.p.kernels}
         max_threads = {id(k): self.plans[id(k)].max_threads for k in self.p.kernels}
         dense = frozenset(id(k) for k, kt in zip(self.p.kernels, kernels) if len(kt["variants"]) > 1)
         return DeviceOutput(cuda, names, modes, self.remarks, tuple(self.global_names), max_threads, dense,
-                            external_device_code=bool(self.external_calls), defines_functions=bool(fn_texts))
+                            external_device_code=bool(self.external_calls), defines_functions=bool(fn_texts),
+                            indirect_functions=tuple(indirect), indirect_table=indirect_table)
 
     # -- declarations the device needs --------------------------------------------
     def _is_user_decl(self, node: c_ast.Node) -> bool:

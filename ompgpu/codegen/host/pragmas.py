@@ -15,7 +15,7 @@ from ompgpu.codegen.host.maps import host_item_text
 
 def _clause_spans(line: str, kinds: tuple[str, ...]) -> list[tuple[int, int, str, str]]:
     """(start, end, kind, argument text) of each clause of those kinds on a pragma line;
-    the argument is what is inside the parentheses ('' for `nowait`)."""
+    the argument is what is inside the parentheses ('' for a bare `nowait` or `indirect`)."""
     spans, pos = [], 0
     for m in re.finditer(r"\b(" + "|".join(kinds) + r")\b", line):
         if m.start() < pos or line.count("(", 0, m.start()) != line.count(")", 0, m.start()):
@@ -32,8 +32,8 @@ def _clause_spans(line: str, kinds: tuple[str, ...]) -> list[tuple[int, int, str
                     break
             spans.append((m.start(), k, m.group(1), line[open_at + 1:k - 1]))
             pos = k
-        elif m.group(1) == "nowait":
-            spans.append((m.start(), m.end(), "nowait", ""))
+        elif m.group(1) in ("nowait", "indirect"):
+            spans.append((m.start(), m.end(), m.group(1), ""))
             pos = m.end()
     return spans
 

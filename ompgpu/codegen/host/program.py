@@ -35,13 +35,16 @@ RENAMED_HOST_API = ("omp_target_alloc", "omp_target_free", "omp_target_memcpy", 
                     "omp_target_memcpy_rect_async")
 
 
-_RENAME_RE = re.compile(r"\b(" + "|".join(RENAMED_HOST_API) + r")\b")
+# The names, or a string literal or character constant (which keep their text: a message that
+# names omp_target_alloc prints as written).
+_RENAME_RE = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|\b(' + "|".join(RENAMED_HOST_API) + r")\b")
 
 
 def generate_host(program: Program, kernel_names: dict[int, str], offload: str, device_globals: tuple[str, ...] = (),
                   kernel_modes: dict[int, str] | None = None, kernel_max_threads: dict[int, int] | None = None,
                   offload_arch: str = "sm_90", kernel_dense: frozenset[int] = frozenset(),
-                  host_gaps: frozenset[str] = frozenset()) -> str:
+                  host_gaps: frozenset[str] = frozenset(), indirect_functions: tuple[str, ...] = (),
+                  indirect_table: str | None = None) -> str:
     """The host code of the file; `host_gaps` names the OpenMP the host compiler lacks
     (compat.host_openmp_gaps), which the host code gets lowered."""
     pre = program.bound.pre
@@ -139,6 +142,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
     body = replace(0, len(text), sorted(spans, key=lambda s: (s[0], -s[1])))
     globals_ = [{"name": g, "link": g in link_globals} for g in device_globals]
     return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body, globals=globals_,
+                  indirect_functions=indirect_functions, indirect_table=indirect_table,
                   unified_shared_memory=_requires(program, "unified_shared_memory"),
                   async_copies=re.search(r"\bompgpu_omp_target_memcpy(?:_rect)?_async\b", body) is not None)
 
@@ -171,7 +175,7 @@ def _rename_host_api(text: str, pre) -> str:
             continue
         if i < len(pre.origins) and pre.origins[i][0] in pre.system_files:
             continue
-        lines[i] = _RENAME_RE.sub(r"ompgpu_\1", line)
+        lines[i] = _RENAME_RE.sub(lambda m: "ompgpu_" + m.group(1) if m.group(1) else m.group(0), line)
     return "\n".join(lines)
 
 

@@ -12,6 +12,8 @@
 //   reduction.cuh        warp-shuffle reductions with one atomic per warp
 //   api.cuh              omp_* routines, omp_lock_t / omp_nest_lock_t
 //   launch.cuh           OMPGPU_LAUNCH_KERNEL / OMPGPU_DYNAMIC_SHARED for CUDA
+//   indirect.cuh         calls through function pointers (declare target indirect); included
+//                        by the generated code of the files that need it, not from here
 // Compile as CUDA C++17 (nvcc -std=c++17 -arch=sm_70 or newer), or under the emulator with
 //   g++ -std=c++17 -x c++ -DOMPGPU_EMU -include ompgpu/runtime/emu/cuda_emu.h
 #ifndef OMPGPU_DEVICE_CUH

@@ -288,8 +288,11 @@ std::uintptr_t translate_entry(Device &dev, const Loc &loc, const ompgpu_map_ent
   std::uintptr_t b = addr(e.begin);
   if (!b) return 0;
   Mapping *m = nullptr;
-  if (dev.table.find(b, 0, &m) != Lookup::Contained || absent_link(m))
-    return unified_shared_memory() ? addr(e.base) : 0;   // unified shared memory: the host's own address
+  // OpenMP 5.1 (pointer initialization for device data environments): a pointer that points
+  // into no mapped storage keeps its value, as a firstprivate variable: memory from
+  // omp_target_alloc, the host's address of a `declare target indirect` function, the host's
+  // own storage under unified shared memory.
+  if (dev.table.find(b, 0, &m) != Lookup::Contained || absent_link(m)) return addr(e.base);
   return m->translate(b) - (b - addr(e.base));
 }
 

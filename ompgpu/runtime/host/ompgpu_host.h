@@ -77,7 +77,7 @@ typedef struct ompgpu_kernel_desc {
 #define OMPGPU_MAP_IMPLICIT 0x080
 #define OMPGPU_MAP_RELEASE  0x100   /* exit data release (refcount -1) */
 #define OMPGPU_MAP_PRESENT  0x200   /* map(present: ...) must already be present */
-#define OMPGPU_MAP_ATTACH_ONLY 0x400 /* firstprivate pointer: translate if present, else NULL */
+#define OMPGPU_MAP_ATTACH_ONLY 0x400 /* firstprivate pointer: translated if present, else its own value (OpenMP 5.1) */
 #define OMPGPU_MAP_ATTACH   0x800   /* pointer attachment (map of s.p[lo:n]): base = host address of the
                                        pointer s.p (inside a mapped struct), begin = first byte of the
                                        pointee section; after the construct's maps, the device copy of
@@ -137,6 +137,16 @@ void ompgpu_register_global(void *host, long long size, void *(*device_address)(
    it) maps it; mapping copies to/from the device symbol by the usual reference-count
    rules, and unmapping leaves the symbol allocated. */
 void ompgpu_register_link_global(void *host, long long size, void *(*device_address)(void), const char *name);
+/* The functions of a `declare target ... indirect` directive (OpenMP 5.1) of one file: their
+   host addresses, and a function of the file's device object that writes their device
+   addresses on the current device in the same order (returns a cudaError_t value). Called by a
+   generated constructor at program start. */
+void ompgpu_register_indirect(const void *const *host_functions, int n, int (*device_addresses)(const void **out));
+/* The current device's table of every registered indirect function, (host address, device
+   address) pairs sorted by host address, in device memory: made at the first call for a device,
+   then kept. Device code that calls through a function pointer looks the pointer up in it
+   (runtime/device/indirect.cuh). Returns a cudaError_t value. */
+int ompgpu_indirect_table(int device_num, const void **table, unsigned *count);
 void *ompgpu_get_device_ptr  (const ompgpu_srcloc *loc, long long device, void *host_ptr); /* use_device_ptr; NULL-safe */
 /* target update of a section that is not contiguous: a[l0:n0:s0][l1:n1:s1]... of an array whose
    dimensions have dims[k] elements (dims[0] unused), elements of elem bytes from base. Each
