@@ -252,6 +252,7 @@ struct S { int x; double y; };
 static double *host_a;
 static double host_arr[100];
 static double *host_b;
+static double *host_unmapped;   /* storage that no construct maps */
 static int called;
 
 static int launch_args(const ompgpu_launch_config *cfg, void **args) {
@@ -261,10 +262,10 @@ static int launch_args(const ompgpu_launch_config *cfg, void **args) {
   int n = *(int *)args[0];                       /* LITERAL */
   double *a = *(double **)args[1];               /* MAP_PTR a[10:20] */
   double *p = *(double **)args[2];               /* ATTACH_ONLY, pointee present (same construct) */
-  double *q = *(double **)args[3];               /* ATTACH_ONLY, not present -> NULL */
+  double *q = *(double **)args[3];               /* ATTACH_ONLY, not present -> its own value (5.1) */
   struct S *s = *(struct S **)args[4];           /* object */
   double *arr = *(double **)args[5];             /* array section of an array: the array's address */
-  double *z0 = *(double **)args[6];              /* zero-length section, not present -> NULL */
+  double *z0 = *(double **)args[6];              /* zero-length section, not present -> its own value */
   double *z1 = *(double **)args[7];              /* zero-length section inside a mapping */
   double *pb = *(double **)args[8];              /* ATTACH_ONLY into an enclosing data region */
   double *ysub = *(double **)args[9];            /* struct member of a mapped struct */
@@ -272,11 +273,11 @@ static int launch_args(const ompgpu_launch_config *cfg, void **args) {
   CHECK(a != NULL && a != host_a);
   for (i = 10; i < 30; ++i) CHECK(a[i] == i);
   CHECK(p == a + 15);
-  CHECK(q == NULL);
+  CHECK(q == host_unmapped);
   CHECK(s != NULL && s->x == 3 && s->y == 2.5);
   CHECK(arr != host_arr);
   for (i = 10; i < 30; ++i) CHECK(arr[i] == 1000 + i);
-  CHECK(z0 == NULL);
+  CHECK(z0 == host_unmapped);
   CHECK(z1 == a + 12);
   CHECK(pb != NULL && pb != host_b + 3 && *pb == 3);
   CHECK(ysub == &s->y);
@@ -293,6 +294,7 @@ static int t_args(void) {
   struct S s = {3, 2.5};
   double b[10], unmapped[4];
   double *qptr = unmapped, *zptr = unmapped;
+  host_unmapped = unmapped;
   host_a = (double *)malloc(100 * sizeof(double));
   host_b = b;
   for (i = 0; i < 100; ++i) host_a[i] = i, host_arr[i] = 1000 + i;
