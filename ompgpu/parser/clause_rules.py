@@ -56,6 +56,7 @@ _LEAF_CLAUSES: dict[str, frozenset[str]] = {
                    "num_tasks collapse final priority untied mergeable nogroup allocate".split()),
     "taskgroup": _F("task_reduction allocate".split()),
     "taskwait": _F("depend nowait".split()),
+    "dispatch": _F("device depend nowait novariants nocontext is_device_ptr has_device_addr".split()),
     "depobj": _F("depend destroy update".split()),
     "scan": _F("inclusive exclusive".split()),
     "tile": _F(["sizes"]),
@@ -73,7 +74,7 @@ _LEAF_CLAUSES: dict[str, frozenset[str]] = {
     "begin declare target": _F("device_type indirect".split()),
     "end declare target": _F(),
     "declare simd": _F("simdlen linear aligned uniform inbranch notinbranch".split()),
-    "declare variant": _F(["match"]),
+    "declare variant": _F(["match", "adjust_args", "append_args"]),
     "begin declare variant": _F(["match"]),
     "end declare variant": _F([]),
     "declare mapper": _F(["map"]),
@@ -90,7 +91,7 @@ _UNIQUE = _F(
     "ordered safelen simdlen nowait final priority hint filter order bind grainsize num_tasks untied "
     "mergeable nogroup inbranch notinbranch device_type indirect read write update capture compare "
     "weak fail threads simd atomic_default_mem_order unified_shared_memory unified_address "
-    "reverse_offload dynamic_allocators".split()
+    "reverse_offload dynamic_allocators novariants nocontext".split()
 )
 
 _MEMORY_ORDERS = _F("seq_cst acq_rel release acquire relaxed".split())

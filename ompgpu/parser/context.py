@@ -22,9 +22,16 @@ _DEVICE_KINDS = {"gpu": True, "nohost": True, "any": True, "host": False, "cpu":
 _COMPARISON = re.compile(r"^(.+?)\s*(==|!=|<=|>=|<|>)\s*(.+)$")
 
 
-def device_matches(traits: tuple[TraitSelector, ...], offload_arch: str) -> bool:
-    """Whether ompgpu's device code matches every trait of a context selector."""
-    return all(_trait_matches(t, offload_arch) for t in traits)
+# The construct traits ompgpu knows: `target` (device code) and `dispatch` (the call of a
+# dispatch construct, OpenMP 5.1). Others are errors naming them.
+_CONSTRUCT_TRAITS = ("target", "dispatch")
+
+
+def device_matches(traits: tuple[TraitSelector, ...], offload_arch: str, dispatch: bool = False) -> bool:
+    """Whether ompgpu's device code matches every trait of a context selector (`dispatch`: at
+    the call of a dispatch construct)."""
+    constructs = ("target", "dispatch") if dispatch else ("target",)
+    return all(_trait_matches(t, offload_arch, constructs) for t in traits)
 
 
 def select_metadirective(d: Directive, on_device: bool, offload_arch: str = "sm_90") -> WhenClause | None:
@@ -43,20 +50,19 @@ _HOST_KINDS = {"host": True, "cpu": True, "any": True, "gpu": False, "nohost": F
 _HOST_ARCHS = ("x86_64", "x86-64", "amd64", "x86")
 
 
-def host_matches(traits: tuple[TraitSelector, ...], offload_arch: str) -> bool:
+def host_matches(traits: tuple[TraitSelector, ...], offload_arch: str, dispatch: bool = False) -> bool:
     """Whether host code matches every trait (target_device traits name the GPU, offload_arch,
-    even there)."""
-    return all(_host_trait_matches(t, offload_arch) for t in traits)
+    even there; `dispatch`: at the call of a dispatch construct)."""
+    constructs = ("dispatch",) if dispatch else ()
+    return all(_host_trait_matches(t, offload_arch, constructs) for t in traits)
 
 
-def _host_trait_matches(t: TraitSelector, offload_arch: str) -> bool:
+def _host_trait_matches(t: TraitSelector, offload_arch: str, constructs: tuple[str, ...]) -> bool:
     if t.trait_set == "target_device":
         return _trait_matches(t, offload_arch)
     props = [p.text.strip().strip('"') for p in t.properties]
     if t.trait_set == "construct":
-        if t.name == "target" and not props:
-            return False   # host code outside every target construct
-        return _trait_matches(t, "")   # the same error as on the device
+        return _trait_matches(t, "", constructs)   # host code: outside every target construct
     if t.trait_set == "device":
         if t.name == "kind":
             return _kind_matches(t, props, _HOST_KINDS)
@@ -76,14 +82,14 @@ def _kind_matches(t: TraitSelector, props: list[str], kinds: dict[str, bool]) ->
     return all(kinds[p] for p in props)
 
 
-def _trait_matches(t: TraitSelector, arch: str) -> bool:
+def _trait_matches(t: TraitSelector, arch: str, constructs: tuple[str, ...] = ("target",)) -> bool:
     props = [p.text.strip().strip('"') for p in t.properties]
     where = f"{t.trait_set}={{{t.name}}}"
     if t.trait_set == "construct":
-        if t.name == "target" and not props:
-            return True
+        if t.name in _CONSTRUCT_TRAITS and not props:
+            return t.name in constructs
         raise UnsupportedError(f"context selector '{where}' is not supported yet "
-                               "(only construct={target})", t.coord)
+                               "(only construct={target} and construct={dispatch})", t.coord)
     if t.trait_set in ("device", "target_device"):
         if t.name == "kind":
             return _kind_matches(t, props, _DEVICE_KINDS)

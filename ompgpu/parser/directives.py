@@ -359,6 +359,26 @@ class MatchClause(Clause):
 
 
 @dataclass(frozen=True)
+class AdjustArgsClause(Clause):
+    """adjust_args(need_device_ptr | nothing: parameters) of declare variant (OpenMP 5.1): how a
+    dispatch construct passes those arguments to the variant."""
+
+    kind: ClassVar[str] = "adjust_args"
+    operation: str
+    items: tuple[ListItem, ...]
+    coord: SourceCoord
+
+
+@dataclass(frozen=True)
+class AppendArgsClause(Clause):
+    """append_args(interop(...), ...) of declare variant (OpenMP 5.1), kept as its text."""
+
+    kind: ClassVar[str] = "append_args"
+    text: str
+    coord: SourceCoord
+
+
+@dataclass(frozen=True)
 class WhenClause(Clause):
     """A clause of metadirective: when(traits: variant), or default/otherwise(variant) with no
     traits. `variant` is the directive variant's source text ("" for none: nothing happens),

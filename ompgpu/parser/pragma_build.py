@@ -10,7 +10,7 @@ from pathlib import Path
 from lark import Lark, Token, Transformer
 
 from ompgpu.errors import OmpSyntaxError
-from ompgpu.parser.directives import (CExpr, Directive, ExprClause, ExprListClause, FlagClause, KeywordClause, AllocateClause, ListItem, MatchClause,
+from ompgpu.parser.directives import (AdjustArgsClause, AppendArgsClause, CExpr, Directive, ExprClause, ExprListClause, FlagClause, KeywordClause, AllocateClause, ListItem, MatchClause,
                                       Section, TraitSelector, UsesAllocatorsClause, VarListClause, WhenClause)
 from ompgpu.parser.pragma_clauses import ClauseRules
 from ompgpu.parser.pragma_tree import (Span, TRAIT_SETS, Tag, UnsupportedSyntaxError, without_punctuation, coord_at,
@@ -258,8 +258,14 @@ class Build(ClauseRules, Transformer):
 
     def variant_clause(self, ch):
         kw = ch[0]
-        if kw.value != "match":
-            raise UnsupportedSyntaxError(f"clause '{kw.value}' is not supported by ompgpu", coord_at(kw.start_pos))
+        if kw.value == "adjust_args":
+            operation = next(c for c in ch if isinstance(c, Token) and c.type == "NAME")
+            if operation.value not in ("need_device_ptr", "nothing"):
+                raise OmpSyntaxError(f"unknown adjust-op '{operation.value}' in adjust_args (expected need_device_ptr "
+                                     "or nothing)", coord_at(operation.start_pos))
+            return AdjustArgsClause(operation.value, items_of(ch), coord_at(kw.start_pos))
+        if kw.value == "append_args":
+            return AppendArgsClause(ctx.text[ch[1].end_pos:ch[-1].start_pos].strip(), coord_at(kw.start_pos))
         traits = tuple(t for c in ch if isinstance(c, Tag) and c.tag == "traits" for t in c.value)
         return MatchClause(traits, coord_at(kw.start_pos))
 
@@ -281,7 +287,7 @@ class Build(ClauseRules, Transformer):
         names = [c for c in ch if isinstance(c, Token) and c.type == "NAME"]
         variant = names[-1]
         base = str(names[0]) if len(names) == 2 else None
-        clauses = tuple(c for c in ch if isinstance(c, MatchClause))
+        clauses = tuple(c for c in ch if isinstance(c, (MatchClause, AdjustArgsClause, AppendArgsClause)))
         item = ListItem(str(variant), (), (), str(variant), coord_at(variant.start_pos))
         return Directive("declare variant", clauses, coord_at(ch[0].start_pos), items=(item,), base_name=base)
 

@@ -25,21 +25,28 @@ from ompgpu.parser.cfront import walk_nodes
 from ompgpu.parser.context import device_matches
 from ompgpu.parser.directives import Directive, MatchClause, TraitSelector
 
-__all__ = ["resolve_variants"]
-
+__all__ = ["DeclaredVariant", "declared_variants", "resolve_variants"]
 
 
 @dataclass(frozen=True)
-class _Variant:
+class DeclaredVariant:
+    """One declare variant directive: the base function it precedes or names, its variant, the
+    traits of its match clause, and the directive (adjust_args, append_args)."""
+
     base: str
     variant: str
     traits: tuple[TraitSelector, ...]
     directive: Directive
 
+    @property
+    def for_dispatch(self) -> bool:
+        """Whether it applies only at the call of a dispatch construct (construct={dispatch})."""
+        return any(t.trait_set == "construct" and t.name == "dispatch" for t in self.traits)
+
 
 def resolve_variants(bound: BoundUnit, offload_arch: str = "sm_90") -> BoundUnit:
     """The unit with calls of base functions in device code replaced by their GPU variants."""
-    variants = _collect(bound)
+    variants = declared_variants(bound.ast)
     if not variants:
         return bound
     chosen: dict[str, str] = {}
@@ -67,10 +74,10 @@ def resolve_variants(bound: BoundUnit, offload_arch: str = "sm_90") -> BoundUnit
     return dataclasses.replace(bound, ast=ast)
 
 
-def _collect(bound: BoundUnit) -> list[_Variant]:
+def declared_variants(ast: c_ast.FileAST) -> list[DeclaredVariant]:
     """The declare variant directives of the file with the base function each one precedes."""
     found = []
-    ext = bound.ast.ext
+    ext = ast.ext
     functions = {n.decl.name for n in ext if isinstance(n, c_ast.FuncDef)}
     functions |= {n.name for n in ext if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.FuncDecl)}
     for i, node in enumerate(ext):
@@ -91,7 +98,7 @@ def _collect(bound: BoundUnit) -> list[_Variant]:
         match = d.clause("match")
         if not isinstance(match, MatchClause):
             raise OmpSemanticError("'#pragma omp declare variant' needs a match clause", d.coord)
-        found.append(_Variant(base, variant.name, match.traits, d))
+        found.append(DeclaredVariant(base, variant.name, match.traits, d))
     return found
 
 

@@ -903,11 +903,25 @@ def test_declare_variant_keeps_every_trait_with_its_properties_and_position():
     ("omp declare variant(g) match(devic={kind(gpu)})", OmpSyntaxError, "unknown context selector set 'devic'"),
     ("omp declare variant(g) match(device:{kind(gpu)})", OmpSyntaxError, "found ':'"),
     ("omp declare variant(g)", OmpSyntaxError, "'match'"),
-    ("omp declare variant(g) match(device={kind(gpu)}) adjust_args(need_device_ptr: p)", UnsupportedError,
-     "clause 'adjust_args' is not supported"),
+    ("omp declare variant(g) match(construct={dispatch}) adjust_args(need_device: p)", OmpSyntaxError,
+     "unknown adjust-op 'need_device' in adjust_args"),
 ])
 def test_bad_declare_variant_forms_are_named(text, cls, message):
     assert message in str(err(text, cls))
+
+
+def test_dispatch_and_adjust_args():
+    """The dispatch construct and declare variant's adjust_args/append_args (OpenMP 5.1)."""
+    d = P("omp declare variant(g) match(construct={dispatch}) adjust_args(need_device_ptr: p, q) "
+          "adjust_args(nothing: n) append_args(interop(targetsync))")
+    adjust = d.clauses_of("adjust_args")
+    assert [(a.operation, [i.name for i in a.items]) for a in adjust] == [("need_device_ptr", ["p", "q"]),
+                                                                         ("nothing", ["n"])]
+    assert d.clause("append_args").text == "interop(targetsync)"
+    d = P("omp dispatch device(2) novariants(x > 1) nocontext(0) is_device_ptr(p) depend(in: a) nowait")
+    assert d.name == "dispatch"
+    assert (d.clause("novariants").expr.text, d.clause("nocontext").expr.text) == ("x > 1", "0")
+    assert [i.name for i in d.clause("is_device_ptr").items] == ["p"]
 
 
 # ---------------------------------------------------------------------------- metadirective

@@ -21,6 +21,7 @@ from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.codegen.cprint import CPrinter
 from ompgpu.parser.bind import OmpConstruct, canonical_for, collapse_depth, loop_nest
 from ompgpu.codegen.host.maps import data_maps, kernel_maps, update_sections
+from ompgpu.codegen.host.dispatch import lower_dispatch
 from ompgpu.codegen.host.compat import lower_for_host_compiler, split_loop_leaf, split_target_leaf
 from ompgpu.codegen.host.pragmas import blank_lines, host_fallback, host_pragma_lines
 from ompgpu.codegen.host.source_text import refer_to_device, statement_end
@@ -50,6 +51,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
     pre = program.bound.pre
     text = host_pragma_lines(blank_lines(pre.text, program.bound.host_blank_lines), program.bound.imperfect_collapses,
                               offload_arch, offload)
+    text = lower_dispatch(text, program.bound.ast, offload, offload_arch)
     text = lower_for_host_compiler(text, program.bound.ast, host_gaps, offload)
     if offload == "none":
         return text
