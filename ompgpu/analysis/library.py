@@ -45,7 +45,7 @@ HOST_ONLY_API = {
        omp_pause_resource omp_pause_resource_all omp_control_tool omp_set_num_teams omp_set_teams_thread_limit
        omp_display_affinity omp_capture_affinity omp_set_affinity_format omp_get_affinity_format
        omp_display_env""".split()},
-    **{name: _NOT_YET for name in """omp_init_allocator omp_destroy_allocator omp_set_default_allocator omp_get_default_allocator
+    **{name: _NOT_YET for name in """omp_set_default_allocator omp_get_default_allocator
        omp_fulfill_event omp_get_max_teams omp_get_teams_thread_limit""".split()},
 }
 

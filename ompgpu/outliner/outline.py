@@ -61,10 +61,13 @@ def check_device_clauses(d) -> None:
                                        "predefined omp_*_mem_alloc allocators are)", c.coord)
         elif c.kind == "uses_allocators":
             for allocator, traits in c.allocators:
-                if traits is not None or allocator not in PREDEFINED_ALLOCATORS:
-                    what = f"{allocator}({traits})" if traits else allocator
-                    raise UnsupportedError(f"uses_allocators({what}): allocators made from traits in device code are "
-                                           "not supported yet", c.coord)
+                if traits is None and allocator not in PREDEFINED_ALLOCATORS:
+                    raise OmpSemanticError(f"uses_allocators({allocator}): an allocator without traits must be a "
+                                           "predefined one (omp_*_mem_alloc); write uses_allocators("
+                                           f"{allocator}(traits)) to make it from a traits array", c.coord)
+                if traits is not None and allocator in PREDEFINED_ALLOCATORS:
+                    raise OmpSemanticError(f"uses_allocators({allocator}({traits})): a predefined allocator takes no "
+                                           "traits", c.coord)
 
 
 @dataclass(frozen=True, eq=False)

@@ -105,6 +105,9 @@ def kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset(), host_valu
             for item in c.items:
                 mods[item.name] = c.modifiers
     depend_only = _depend_only_names(k)
+    # uses_allocators(a(traits)): the runtime makes `a` on the device from the traits array
+    trait_allocators = {allocator: traits for c in k.construct.directive.clauses if c.kind == "uses_allocators"
+                        for allocator, traits in c.allocators if traits is not None}
     for cap in k.captures:
         used.add(cap.name)
         implicit = ["OMPGPU_MAP_IMPLICIT"] if cap.implicit else []
@@ -119,6 +122,12 @@ def kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset(), host_valu
         elif cap.how == "literal" and cap.name in host_values:
             value = f"(void *)&(long long){{ {host_values[cap.name]} }}"
             entries.append(MapEntry(value, value, "0", _flags("", (), ["OMPGPU_MAP_LITERAL", "OMPGPU_MAP_ARG", *implicit]),
+                                    cap.name))
+        elif cap.how == "literal" and cap.name in trait_allocators:
+            traits = trait_allocators[cap.name]
+            entries.append(MapEntry(f"(void *)({traits})", f"(void *)&({cap.name})",
+                                    f"(long long)(sizeof({traits}) / sizeof(({traits})[0]))",
+                                    _flags("", (), ["OMPGPU_MAP_LITERAL", "OMPGPU_MAP_ALLOCATOR", "OMPGPU_MAP_ARG"]),
                                     cap.name))
         elif cap.how == "literal":
             entries.append(MapEntry(f"(void *)&({cap.name})", f"(void *)&({cap.name})", "0",

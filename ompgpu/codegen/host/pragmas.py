@@ -203,6 +203,11 @@ def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple
         # defaultmap(present) (5.1), which gcc 12 rejects: on the host every variable is present,
         # and tofrom is what present means there (the region works on the host's own storage).
         directive = re.sub(r"\bdefaultmap\s*\(\s*present\b", "defaultmap(tofrom", directive)
+    if "uses_allocators" in directive:
+        # uses_allocators (5.0; gcc 12 rejects it): the predefined allocators need nothing on the
+        # host, and allocators made from traits are made by the host code (host/allocators.py)
+        for start, end, _, _ in reversed(_clause_spans(directive, ("uses_allocators",))):
+            directive = directive[:start].rstrip() + directive[end:]
     if "affinity" in directive:
         # affinity (5.0) is a hint about where a task's data lives: the host's task runs the
         # same without it, and gcc 11 rejects the clause.

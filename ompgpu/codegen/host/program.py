@@ -21,6 +21,7 @@ from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.codegen.cprint import CPrinter
 from ompgpu.parser.bind import OmpConstruct, canonical_for, collapse_depth, loop_nest
 from ompgpu.codegen.host.maps import data_maps, kernel_maps, update_sections
+from ompgpu.codegen.host.allocators import allocator_setup, lower_trait_allocators
 from ompgpu.codegen.host.dispatch import lower_dispatch
 from ompgpu.codegen.host.compat import lower_for_host_compiler, split_loop_leaf, split_target_leaf
 from ompgpu.codegen.host.pragmas import blank_lines, host_fallback, host_pragma_lines
@@ -54,7 +55,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
     text = lower_dispatch(text, program.bound.ast, offload, offload_arch)
     text = lower_for_host_compiler(text, program.bound.ast, host_gaps, offload)
     if offload == "none":
-        return text
+        return lower_trait_allocators(text, program.bound.ast)
     text = _rename_host_api(text, pre)
     line_starts = [0]
     for m in re.finditer("\n", text):
@@ -111,9 +112,11 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
             elif "combined loop" in host_gaps and "loop" in d.leaves and d.is_combined:
                 first, nl, rest = fallback.partition("\n")
                 fallback = split_loop_leaf(first, d) + nl + rest
+            made, destroyed = allocator_setup(d)
             return render("host_target.j2", kd=f"__ompgpu_kd_{kname}", maps=maps, device=device, if_cond=if_cond,
                           num_teams=num_teams, thread_limit=thread_limit, num_threads=num_threads, task=task, trip=trip,
-                          fallback=_line_marker(pre, text, start, line_starts) + fallback)
+                          fallback=_line_marker(pre, text, start, line_starts) + fallback,
+                          allocators_made=made, allocators_destroyed=destroyed)
         env = program.data_envs.get(id(c))
         maps = data_maps(d, env)
         if d.name == "target data":

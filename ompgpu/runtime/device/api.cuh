@@ -90,6 +90,53 @@ typedef enum omp_allocator_handle_t : unsigned long long {
   __omp_allocator_handle_t_max__ = ~0ull
 } omp_allocator_handle_t;
 
+// Memory spaces and allocator traits (OpenMP 5.0), with the host's omp.h values: a traits
+// array the host wrote means the same here.
+typedef enum omp_memspace_handle_t : unsigned long long {
+  omp_default_mem_space = 0,
+  omp_large_cap_mem_space = 1,
+  omp_const_mem_space = 2,
+  omp_high_bw_mem_space = 3,
+  omp_low_lat_mem_space = 4,
+  __omp_memspace_handle_t_max__ = ~0ull
+} omp_memspace_handle_t;
+typedef enum omp_alloctrait_key_t {
+  omp_atk_sync_hint = 1,
+  omp_atk_alignment = 2,
+  omp_atk_access = 3,
+  omp_atk_pool_size = 4,
+  omp_atk_fallback = 5,
+  omp_atk_fb_data = 6,
+  omp_atk_pinned = 7,
+  omp_atk_partition = 8
+} omp_alloctrait_key_t;
+typedef enum omp_alloctrait_value_t : unsigned long long {
+  omp_atv_default = ~0ull,
+  omp_atv_false = 0,
+  omp_atv_true = 1,
+  omp_atv_contended = 3,
+  omp_atv_uncontended = 4,
+  omp_atv_serialized = 5,
+  omp_atv_sequential = omp_atv_serialized,
+  omp_atv_private = 6,
+  omp_atv_all = 7,
+  omp_atv_thread = 8,
+  omp_atv_pteam = 9,
+  omp_atv_cgroup = 10,
+  omp_atv_default_mem_fb = 11,
+  omp_atv_null_fb = 12,
+  omp_atv_abort_fb = 13,
+  omp_atv_allocator_fb = 14,
+  omp_atv_environment = 15,
+  omp_atv_nearest = 16,
+  omp_atv_blocked = 17,
+  omp_atv_interleaved = 18
+} omp_alloctrait_value_t;
+typedef struct omp_alloctrait_t {
+  omp_alloctrait_key_t key;
+  unsigned long long value;
+} omp_alloctrait_t;
+
 // Which device this is and how many there are: written once per device and translation unit
 // by the launch stub before the first kernel runs there (ompgpu_set_device_identity).
 static OMPGPU_CONSTANT int ompgpu_device_identity[2];  // {device number, number of devices}
@@ -220,18 +267,73 @@ OMPGPU_API(varying) double omp_get_wtime(void) { return (double)ompgpu::globalti
 OMPGPU_API(uniform) double omp_get_wtick(void) { return 1.0e-6; }
 
 // ---- memory allocators ---------------------------------------------------------------------
-// Every predefined allocator takes its memory from the device heap: all threads can reach it,
-// which satisfies each allocator's access trait (thread, pteam, cgroup), and the fallback of
-// the predefined allocators ends in NULL when the heap is exhausted. A header before each
-// block keeps the start of the heap allocation and the size (omp_free, omp_realloc).
+// Every allocator takes its memory from the device heap: all threads can reach it, which
+// satisfies each access trait (thread, pteam, cgroup), and the predefined allocators' fallback
+// ends in NULL when the heap is exhausted. An allocator made from traits (omp_init_allocator
+// in device code, or uses_allocators(a(traits)) on a target construct, whose object the host
+// runtime writes into device memory before the launch) is a handle that points to an
+// AllocatorObject: its memory space and traits as given, and the bytes its pool holds now. Its
+// alignment, pool_size, fallback and fb_data traits are honored; sync_hint, access, pinned and
+// partition describe memory the device heap already is. A header before each block keeps the
+// start of the heap allocation, the size and the allocator (omp_free, omp_realloc, the pool).
 namespace ompgpu {
 namespace detail {
 struct AllocHeader {
   void *base;
   unsigned long long size;
+  unsigned long long allocator;   // the handle that made the block
+  unsigned long long pooled;      // bytes counted against that allocator's pool
 };
-OMPGPU_DEV void *allocate(unsigned long long alignment, unsigned long long size, bool zero) {
-  if (size == 0) return nullptr;
+// The layout the host runtime writes too (runtime/host/target.cpp, make_device_allocator).
+struct AllocatorObject {
+  unsigned long long magic;       // kAllocatorMagic
+  unsigned long long memspace;
+  unsigned long long used;        // bytes its pool holds now
+  unsigned long long on_heap;     // made by omp_init_allocator in device code: omp_destroy_allocator frees it
+  unsigned long long count;       // traits that follow
+  omp_alloctrait_t traits[1];
+};
+enum : unsigned long long { kAllocatorMagic = 0x4f4d504755414c43ull };   // "OMPGUALC"
+struct AllocatorTraits {
+  unsigned long long alignment, pool_size, fallback, fb_data;
+};
+OMPGPU_DEV AllocatorObject *allocator_object(omp_allocator_handle_t h) {
+  // Predefined handles are small numbers; any other is an object's address.
+  if ((unsigned long long)h <= 0xffffull) return nullptr;
+  AllocatorObject *a = (AllocatorObject *)(unsigned long long)h;
+  return a->magic == kAllocatorMagic ? a : nullptr;
+}
+// The traits that change an allocation; false where one is not valid.
+OMPGPU_DEV bool read_traits(const omp_alloctrait_t *traits, unsigned long long count, AllocatorTraits *t) {
+  *t = AllocatorTraits{1, 0, omp_atv_default_mem_fb, 0};
+  for (unsigned long long i = 0; i < count; ++i) {
+    const unsigned long long v = traits[i].value;
+    switch (traits[i].key) {
+      case omp_atk_alignment:
+        if (v == 0 || (v & (v - 1)) != 0) return false;
+        t->alignment = v;
+        break;
+      case omp_atk_pool_size:
+        t->pool_size = v;
+        break;
+      case omp_atk_fallback:
+        if (v != omp_atv_default_mem_fb && v != omp_atv_null_fb && v != omp_atv_abort_fb && v != omp_atv_allocator_fb)
+          return false;
+        t->fallback = v;
+        break;
+      case omp_atk_fb_data:
+        t->fb_data = v;
+        break;
+      case omp_atk_sync_hint: case omp_atk_access: case omp_atk_pinned: case omp_atk_partition:
+        break;
+      default:
+        return false;
+    }
+  }
+  return !(t->fallback == omp_atv_allocator_fb && t->fb_data == 0);
+}
+OMPGPU_DEV void *heap_block(unsigned long long alignment, unsigned long long size, bool zero, unsigned long long allocator,
+                            unsigned long long pooled) {
   if (alignment < sizeof(AllocHeader)) alignment = sizeof(AllocHeader);
   if ((alignment & (alignment - 1)) != 0) return nullptr;  // not a power of two
   char *base = (char *)malloc(size + alignment + sizeof(AllocHeader));
@@ -240,38 +342,104 @@ OMPGPU_DEV void *allocate(unsigned long long alignment, unsigned long long size,
   AllocHeader *h = (AllocHeader *)at - 1;
   h->base = base;
   h->size = size;
+  h->allocator = allocator;
+  h->pooled = pooled;
   if (zero) memset((void *)at, 0, size);
   return (void *)at;
+}
+OMPGPU_DEV void *allocate(omp_allocator_handle_t handle, unsigned long long alignment, unsigned long long size, bool zero) {
+  if (size == 0) return nullptr;
+  for (int depth = 0; depth < 8; ++depth) {   // allocator_fb chains: a cycle ends in NULL
+    AllocatorObject *a = allocator_object(handle);
+    if (a == nullptr) return heap_block(alignment, size, zero, (unsigned long long)handle, 0);
+    AllocatorTraits t;
+    if (!read_traits(a->traits, a->count, &t)) return nullptr;
+    const unsigned long long align = alignment > t.alignment ? alignment : t.alignment;
+    bool fits = true;
+    if (t.pool_size != 0) {   // reserve the bytes in the pool first
+      unsigned long long old = atomicAdd(&a->used, size);
+      if (old + size > t.pool_size || old + size < old) {
+        atomicAdd(&a->used, 0ull - size);
+        fits = false;
+      }
+    }
+    if (fits) {
+      void *p = heap_block(align, size, zero, (unsigned long long)handle, t.pool_size != 0 ? size : 0);
+      if (p != nullptr) return p;
+      if (t.pool_size != 0) atomicAdd(&a->used, 0ull - size);
+    }
+    if (t.fallback == omp_atv_null_fb) return nullptr;
+    if (t.fallback == omp_atv_abort_fb)
+      OMPGPU_FAIL("ompgpu: device allocation of %llu bytes failed (allocator with fallback abort_fb)\n", size);
+    handle = t.fallback == omp_atv_allocator_fb ? (omp_allocator_handle_t)t.fb_data : omp_default_mem_alloc;
+  }
+  return nullptr;
+}
+OMPGPU_DEV void release(void *ptr) {
+  if (ptr == nullptr) return;
+  AllocHeader *h = (AllocHeader *)ptr - 1;
+  if (h->pooled != 0) {
+    AllocatorObject *a = allocator_object((omp_allocator_handle_t)h->allocator);
+    if (a != nullptr) atomicAdd(&a->used, 0ull - h->pooled);
+  }
+  free(h->base);
 }
 }  // namespace detail
 }  // namespace ompgpu
 
-OMPGPU_API(memory) void *omp_alloc(size_t size, omp_allocator_handle_t) {
-  return ompgpu::detail::allocate(16, size, false);
+OMPGPU_API(memory) omp_allocator_handle_t omp_init_allocator(omp_memspace_handle_t memspace, int ntraits,
+                                                             const omp_alloctrait_t traits[]) {
+  using namespace ompgpu::detail;
+  AllocatorTraits t;
+  if (ntraits < 0 || (ntraits > 0 && traits == nullptr) || !read_traits(traits, (unsigned long long)ntraits, &t))
+    return omp_null_allocator;
+  const unsigned long long n = ntraits > 0 ? (unsigned long long)ntraits : 1ull;
+  AllocatorObject *a = (AllocatorObject *)malloc(sizeof(AllocatorObject) + (n - 1) * sizeof(omp_alloctrait_t));
+  if (a == nullptr) return omp_null_allocator;
+  a->magic = kAllocatorMagic;
+  a->memspace = (unsigned long long)memspace;
+  a->used = 0;
+  a->on_heap = 1;
+  a->count = (unsigned long long)ntraits;
+  for (int i = 0; i < ntraits; ++i) a->traits[i] = traits[i];
+  return (omp_allocator_handle_t)(unsigned long long)a;
 }
-OMPGPU_API(memory) void *omp_aligned_alloc(size_t alignment, size_t size, omp_allocator_handle_t) {
-  return ompgpu::detail::allocate(alignment, size, false);
+OMPGPU_API(memory) void omp_destroy_allocator(omp_allocator_handle_t allocator) {
+  ompgpu::detail::AllocatorObject *a = ompgpu::detail::allocator_object(allocator);
+  if (a != nullptr && a->on_heap) {
+    a->magic = 0;
+    free(a);
+  }
 }
-OMPGPU_API(memory) void *omp_calloc(size_t nmemb, size_t size, omp_allocator_handle_t) {
-  return ompgpu::detail::allocate(16, (unsigned long long)nmemb * size, true);
+OMPGPU_API(memory) void *omp_alloc(size_t size, omp_allocator_handle_t allocator) {
+  return ompgpu::detail::allocate(allocator, 16, size, false);
 }
-OMPGPU_API(memory) void *omp_aligned_calloc(size_t alignment, size_t nmemb, size_t size, omp_allocator_handle_t) {
-  return ompgpu::detail::allocate(alignment, (unsigned long long)nmemb * size, true);
+OMPGPU_API(memory) void *omp_aligned_alloc(size_t alignment, size_t size, omp_allocator_handle_t allocator) {
+  return ompgpu::detail::allocate(allocator, alignment, size, false);
 }
-OMPGPU_API(memory) void omp_free(void *ptr, omp_allocator_handle_t) {
-  if (ptr != nullptr) free(((ompgpu::detail::AllocHeader *)ptr - 1)->base);
+OMPGPU_API(memory) void *omp_calloc(size_t nmemb, size_t size, omp_allocator_handle_t allocator) {
+  return ompgpu::detail::allocate(allocator, 16, (unsigned long long)nmemb * size, true);
 }
-OMPGPU_API(memory) void *omp_realloc(void *ptr, size_t size, omp_allocator_handle_t, omp_allocator_handle_t) {
+OMPGPU_API(memory) void *omp_aligned_calloc(size_t alignment, size_t nmemb, size_t size, omp_allocator_handle_t allocator) {
+  return ompgpu::detail::allocate(allocator, alignment, (unsigned long long)nmemb * size, true);
+}
+OMPGPU_API(memory) void omp_free(void *ptr, omp_allocator_handle_t) { ompgpu::detail::release(ptr); }
+OMPGPU_API(memory) void *omp_realloc(void *ptr, size_t size, omp_allocator_handle_t allocator,
+                                     omp_allocator_handle_t free_allocator) {
   if (size == 0) {
-    if (ptr != nullptr) free(((ompgpu::detail::AllocHeader *)ptr - 1)->base);
+    ompgpu::detail::release(ptr);
     return nullptr;
   }
-  void *fresh = ompgpu::detail::allocate(16, size, false);
+  // omp_null_allocator: the allocator that made ptr (OpenMP 5.0)
+  if (allocator == omp_null_allocator && ptr != nullptr)
+    allocator = (omp_allocator_handle_t)((ompgpu::detail::AllocHeader *)ptr - 1)->allocator;
+  void *fresh = ompgpu::detail::allocate(allocator, 16, size, false);
   if (fresh != nullptr && ptr != nullptr) {
     const unsigned long long old = ((ompgpu::detail::AllocHeader *)ptr - 1)->size;
     memcpy(fresh, ptr, old < size ? old : size);
-    free(((ompgpu::detail::AllocHeader *)ptr - 1)->base);
+    ompgpu::detail::release(ptr);
   }
+  (void)free_allocator;
   return fresh;
 }
 

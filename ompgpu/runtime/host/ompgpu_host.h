@@ -83,6 +83,10 @@ typedef struct ompgpu_kernel_desc {
                                        pointee section; after the construct's maps, the device copy of
                                        s.p is set to the device address of the section (NULL when it is
                                        not present). Host copies of s.p are never changed by copies back. */
+#define OMPGPU_MAP_ALLOCATOR 0x1000 /* with LITERAL: uses_allocators(a(traits)) (OpenMP 5.0): the kernel's
+                                       `a` is an allocator the runtime makes on the device for the launch
+                                       from the traits array at base (size: how many traits) and
+                                       destroys after it; begin is the host's `a` */
 
 /* The `device` argument when the construct has no device clause: use the
    default-device ICV (OMP_DEFAULT_DEVICE / omp_set_default_device). Any other value is

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstring>
+#include <vector>
 
 using namespace ompgpu_host;
 
@@ -114,6 +116,33 @@ void ompgpu_host::prepare_kernel(Device &dev, const ompgpu_kernel_desc *k) {
   dev.residency.emplace(std::make_pair(static_cast<const void *>(k), threads), r);
 }
 
+namespace {
+
+// uses_allocators(a(traits)) (OpenMP 5.0): the allocator object that the device's omp_alloc
+// family reads (runtime/device/api.cuh, AllocatorObject: five 64-bit words, then the traits as
+// the host's omp_alloctrait_t array, 16 bytes each), in device memory for one launch; its
+// traits are read there at each allocation.
+void *make_device_allocator(const Loc &loc, const ompgpu_map_entry &e) {
+  struct Trait {
+    int key;
+    std::uint64_t value;
+  };
+  static_assert(sizeof(Trait) == 16, "omp_alloctrait_t is 16 bytes");
+  const std::size_t count = e.size > 0 ? static_cast<std::size_t>(e.size) : 0;
+  std::vector<std::uint64_t> words(5 + 2 * std::max<std::size_t>(count, 1), 0);
+  words[0] = 0x4f4d504755414c43ull;   // kAllocatorMagic
+  words[4] = count;   // memory space: the default (the 5.0 form names none); pool empty; not on the heap
+  if (count > 0) std::memcpy(&words[5], e.base, count * sizeof(Trait));
+  void *object = nullptr;
+  cudaError_t err = cudaMalloc(&object, words.size() * sizeof(std::uint64_t));
+  if (err == cudaSuccess)
+    err = cudaMemcpy(object, words.data(), words.size() * sizeof(std::uint64_t), cudaMemcpyHostToDevice);
+  if (err != cudaSuccess) cuda_fatal(loc, err, strprintf("making the allocator '%s' on the device", e.name ? e.name : "<unnamed>"));
+  return object;
+}
+
+}  // namespace
+
 extern "C" int ompgpu_target(const ompgpu_kernel_desc *k, long long device, int if_cond, int num_teams,
                              int thread_limit, int n, ompgpu_map_entry *maps) {
   return ompgpu_target_loop(k, device, if_cond, num_teams, thread_limit, -1, n, maps);
@@ -145,6 +174,12 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
   std::vector<void *> args;
   args.reserve(slots.size() + 1);
   std::uint64_t ticket;   // the kernel's, for the device memory cache (see DeviceMemoryCache)
+  std::vector<void *> allocators;   // uses_allocators(a(traits)): freed after the kernel
+  for (int i = 0; i < n; ++i)
+    if ((maps[i].flags & OMPGPU_MAP_ALLOCATOR) && (maps[i].flags & OMPGPU_MAP_ARG)) {
+      slots[static_cast<std::size_t>(i)] = make_device_allocator(loc, maps[i]);
+      allocators.push_back(slots[static_cast<std::size_t>(i)]);
+    }
   {
     std::lock_guard<std::mutex> g(rt().mu);
     check_host_extents(dev, loc, n, maps);
@@ -153,7 +188,9 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
     for (int i = 0; i < n; ++i) {
       const ompgpu_map_entry &m = maps[i];
       if (!(m.flags & OMPGPU_MAP_ARG)) continue;
-      if (m.flags & OMPGPU_MAP_LITERAL) {
+      if (m.flags & OMPGPU_MAP_ALLOCATOR) {
+        args.push_back(&slots[static_cast<std::size_t>(i)]);
+      } else if (m.flags & OMPGPU_MAP_LITERAL) {
         args.push_back(m.begin);
       } else {
         slots[static_cast<std::size_t>(i)] = reinterpret_cast<void *>(translate_entry(dev, loc, m));
@@ -227,6 +264,10 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
     std::lock_guard<std::mutex> g(rt().mu);
     dev.cache.kernel_finished(ticket);   // complete: blocks freed while it ran may be reused
     map_exit(dev, loc, n, maps, &to_free);
+  }
+  for (void *a : allocators) {
+    const cudaError_t err = cudaFree(a);
+    if (err != cudaSuccess) cuda_fatal(loc, err, "freeing a device allocator");
   }
   free_device_memory(loc, d, to_free);
   return 0;
