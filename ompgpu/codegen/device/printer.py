@@ -52,6 +52,7 @@ class Emitter(CGen):
         self.env = env.child()
         self.master = master  # code that a team's master may run (forks, soft stack)
         self.escaping: set[int] = set()  # id(decl) of locals that live on the soft stack
+        self.aligned: dict[int, str] = {}  # id(decl) -> the align(n) of an allocate directive naming it
         self.in_global_memory: set[int] = set()  # of those, the ones kept in global memory
         self.called: set[str] = set()
         self.in_region = 0
@@ -203,6 +204,7 @@ class Emitter(CGen):
 
     # -- scopes ---------------------------------------------------------------------
     def visit_Compound(self, n):
+        self._allocate_alignments(n.block_items or [])
         saved, self.env = self.env, self.env.child()
         guarded = self.plan.guarded if self.spmd and self.in_region == 0 else frozenset()
         if any(id(item) in guarded for item in n.block_items or []):
@@ -211,6 +213,19 @@ class Emitter(CGen):
             text = super().visit_Compound(n)
         self.env = saved
         return text
+
+    def _allocate_alignments(self, items) -> None:
+        """The declarations of a block that an allocate directive after them aligns (OpenMP 5.1
+        align clause): visit_Decl gives them that alignment."""
+        for k, node in enumerate(items):
+            if isinstance(node, OmpConstruct) and node.directive.name == "allocate":
+                align = next((c.align.text for c in node.directive.clauses if c.align is not None), None)
+                if align is None:
+                    continue
+                names = {item.name for item in node.directive.items}
+                for decl in items[:k]:
+                    if isinstance(decl, c_ast.Decl) and decl.name in names:
+                        self.aligned[id(decl)] = align
 
     def visit_If(self, n):
         self.branch_depth += 1
@@ -283,7 +298,13 @@ class Emitter(CGen):
             return ""
         is_esc = id(n) in self.escaping and self.in_region == 0
         declare(self.env, n)
-        if self.spmd and self.in_region == 0 and id(n) in self.plan.team_shared:
+        shared = self.spmd and self.in_region == 0 and id(n) in self.plan.team_shared
+        if id(n) in self.aligned:
+            if is_esc or shared:
+                raise UnsupportedError(f"align of an allocate directive for '{n.name}', which a parallel region "
+                                       "shares, is not supported yet", self.user_coord(n))
+            return f"OMPGPU_ALIGN({self.aligned[id(n)]}) " + super().visit_Decl(n)
+        if shared:
             return data_sharing.team_var(self, n).rstrip().rstrip(";")
         if not is_esc:
             if n.init is not None and is_alloc_call(n.init) and is_pointer(n.type):

@@ -21,6 +21,7 @@ from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.codegen.cprint import CPrinter
 from ompgpu.parser.bind import OmpConstruct, canonical_for, collapse_depth, loop_nest
 from ompgpu.codegen.host.maps import data_maps, kernel_maps, update_sections
+from ompgpu.codegen.host.allocate_directive import lower_allocate_directives
 from ompgpu.codegen.host.allocators import allocator_setup, lower_trait_allocators
 from ompgpu.codegen.host.dispatch import lower_dispatch
 from ompgpu.codegen.host.compat import lower_for_host_compiler, split_loop_leaf, split_target_leaf
@@ -52,6 +53,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
     pre = program.bound.pre
     text = host_pragma_lines(blank_lines(pre.text, program.bound.host_blank_lines), program.bound.imperfect_collapses,
                               offload_arch, offload)
+    text = lower_allocate_directives(text, program.bound.ast)
     text = lower_dispatch(text, program.bound.ast, offload, offload_arch)
     text = lower_for_host_compiler(text, program.bound.ast, host_gaps, offload)
     if offload == "none":

@@ -1,0 +1,151 @@
+"""The allocate directive (OpenMP 5.0/5.1) in host code, which gcc 12 does not implement ("sorry,
+unimplemented"): ompgpu gives the host code what the directive means.
+
+- `align(n)` (5.1): the variable's declaration gets `__attribute__((aligned(n)))`.
+- A predefined allocator (`omp_*_mem_alloc`, or none): the variable's own storage is memory
+  of that kind on the host (the host has one kind of memory), so nothing more changes.
+- An allocator made by omp_init_allocator, for a variable of automatic storage: its storage
+  comes from that allocator, so that its traits hold (alignment, pool, fallback). Where the
+  directive stands, a pointer to storage of the variable's type is allocated with
+  omp_aligned_alloc (its alignment at least the type's and the align clause's), freed when the
+  block ends (a cleanup attribute, also on return, break or goto); the uses of the variable
+  after the directive use that storage. Errors name what is not supported: such a variable
+  named in an OpenMP clause or used in a target region after the directive, or one with an
+  initializer. A variable of static storage needs a predefined allocator (OpenMP says so).
+
+The directive's own line is blanked by pragmas.host_pragma_lines; this pass runs after it and
+keeps every line where it was.
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ompgpu.errors import OmpSemanticError, UnsupportedError
+from ompgpu.outliner.outline import PREDEFINED_ALLOCATORS
+from ompgpu.parser.bind import OmpConstruct
+from ompgpu.parser.cfront import walk_nodes
+from ompgpu.codegen.host.source_text import next_token, tokens_from
+
+__all__ = ["lower_allocate_directives"]
+
+_FREE_HELPER = "__ompgpu_free_allocated"
+
+
+def lower_allocate_directives(text: str, ast: c_ast.FileAST) -> str:
+    if not any(isinstance(n, OmpConstruct) and n.directive.name == "allocate" for n in walk_nodes(ast)):
+        return text
+    lines = text.split("\n")
+    line_starts = [0]
+    for line in lines[:-1]:
+        line_starts.append(line_starts[-1] + len(line) + 1)
+    edits: list[tuple[int, int, str]] = []
+    needs_helper = False
+    for scope, items in _scopes(ast):
+        for index, node in enumerate(items):
+            if not (isinstance(node, OmpConstruct) and node.directive.name == "allocate"):
+                continue
+            d = node.directive
+            allocator = next((c.allocator for c in d.clauses if c.allocator is not None), None)
+            align = next((c.align.text for c in d.clauses if c.align is not None), None)
+            declared = {n.name: n for n in items[:index] if isinstance(n, c_ast.Decl)}
+            for item in d.items:
+                decl = declared.get(item.name)
+                if decl is None:
+                    raise OmpSemanticError(f"'{item.name}' in an allocate directive must be declared before it in the "
+                                           "same scope", item.coord)
+                static = scope is None or "static" in (decl.storage or []) or "extern" in (decl.storage or [])
+                if allocator is None or allocator in PREDEFINED_ALLOCATORS:
+                    if align is not None:
+                        at = _declarator_end(text, _offset(line_starts, decl.coord))
+                        edits.append((at, at, f" __attribute__((aligned({align})))"))
+                    continue
+                if static:
+                    raise OmpSemanticError(f"'{item.name}' has static storage: its allocate directive needs a "
+                                           f"predefined allocator, not '{allocator}'", item.coord)
+                if decl.init is not None:
+                    raise UnsupportedError(f"'{item.name}' has an initializer: an allocate directive with the "
+                                           f"allocator '{allocator}' for it is not supported yet", item.coord)
+                pointer = f"__ompgpu_allocated_{item.name}"
+                alignment = f"__alignof__({item.name})" if align is None else \
+                    f"(({align}) > __alignof__({item.name}) ? ({align}) : __alignof__({item.name}))"
+                i = node.coord.line - 1
+                edits.append((line_starts[i], line_starts[i] + len(lines[i]),
+                              f"void {_FREE_HELPER}(void *); "
+                              f"__typeof__({item.name}) *{pointer} __attribute__((cleanup({_FREE_HELPER}))) = "
+                              f"(__typeof__({item.name}) *)omp_aligned_alloc({alignment}, sizeof({item.name}), {allocator});"))
+                needs_helper = True
+                for use in _uses_after(items[index + 1:], item.name):
+                    at = _offset(line_starts, use.coord)
+                    tok, start, end = next_token(text, at)
+                    if tok != item.name:
+                        raise UnsupportedError(f"cannot rewrite a use of '{item.name}' after its allocate directive",
+                                               item.coord)
+                    edits.append((start, end, f"(*{pointer})"))
+    if not needs_helper:
+        return _apply(text, edits)
+    # The cleanup function (declared where each directive was): weak, so that several files may
+    # define it; after everything (the declarations of omp.h included), on a line of its own.
+    edits.append((len(text), len(text),
+                  f"\n__attribute__((weak)) void {_FREE_HELPER}(void *pointer) {{ "
+                  "omp_free(*(void **)pointer, omp_null_allocator); }\n"))
+    return _apply(text, edits)
+
+
+def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
+    for start, end, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+def _offset(line_starts: list[int], coord) -> int:
+    return line_starts[coord.line - 1] + coord.column - 1
+
+
+def _scopes(ast: c_ast.FileAST):
+    """(None for file scope, else the compound) and its items, for every scope of the file."""
+    yield None, list(ast.ext)
+    for node in walk_nodes(ast):
+        if isinstance(node, c_ast.Compound) and node.block_items:
+            yield node, node.block_items
+
+
+def _declarator_end(text: str, start: int) -> int:
+    """Where a declarator that begins at `start` ends: its `,`, `=` or `;` (outside brackets)."""
+    depth = 0
+    for tok, at, _ in tokens_from(text, start):
+        if tok in "([{":
+            depth += 1
+        elif tok in ")]}":
+            depth -= 1
+        elif depth == 0 and tok in (",", "=", ";"):
+            return at
+    raise UnsupportedError("cannot find the end of a declaration named in an allocate directive", None)
+
+
+def _uses_after(statements: list[c_ast.Node], name: str) -> list[c_ast.ID]:
+    """The uses of `name` in the statements after an allocate directive (not member names after
+    `.`/`->`); an error where a clause or a target region names it, or a declaration in them
+    hides it."""
+    uses: list[c_ast.ID] = []
+    for stmt in statements:
+        members = {id(n.field) for n in walk_nodes(stmt) if isinstance(n, c_ast.StructRef)}
+        for n in walk_nodes(stmt):
+            if isinstance(n, c_ast.Decl) and n.name == name:
+                raise UnsupportedError(f"a declaration of '{name}' after its allocate directive, in the same "
+                                       "block, is not supported yet", n.coord)
+            if isinstance(n, OmpConstruct):
+                if _names(n.directive, name):
+                    raise UnsupportedError(f"'{name}' in a clause of '#pragma omp {n.directive.name}' after an "
+                                           "allocate directive with an allocator made by omp_init_allocator is not "
+                                           "supported yet", n.directive.coord)
+                if "target" in n.directive.leaves and n.body is not None and any(
+                        isinstance(m, c_ast.ID) and m.name == name for m in walk_nodes(n.body)):
+                    raise UnsupportedError(f"'{name}', placed by an allocator made by omp_init_allocator, used in a "
+                                           "target region is not supported yet", n.directive.coord)
+            if isinstance(n, c_ast.ID) and n.name == name and id(n) not in members:
+                uses.append(n)
+    return uses
+
+
+def _names(d, name: str) -> bool:
+    return any(getattr(item, "name", None) == name for c in d.clauses for item in getattr(c, "items", ()) or ())
