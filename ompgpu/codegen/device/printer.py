@@ -52,7 +52,7 @@ class Emitter(CGen):
         self.env = env.child()
         self.master = master  # code that a team's master may run (forks, soft stack)
         self.escaping: set[int] = set()  # id(decl) of locals that live on the soft stack
-        self.aligned: dict[int, str] = {}  # id(decl) -> the align(n) of an allocate directive naming it
+        self.allocate_alignments: dict[int, str] = {}  # id(decl) -> the align(n) of an allocate directive naming it
         self.in_global_memory: set[int] = set()  # of those, the ones kept in global memory
         self.called: set[str] = set()
         self.in_region = 0
@@ -225,7 +225,7 @@ class Emitter(CGen):
                 names = {item.name for item in node.directive.items}
                 for decl in items[:k]:
                     if isinstance(decl, c_ast.Decl) and decl.name in names:
-                        self.aligned[id(decl)] = align
+                        self.allocate_alignments[id(decl)] = align
 
     def visit_If(self, n):
         self.branch_depth += 1
@@ -299,11 +299,11 @@ class Emitter(CGen):
         is_esc = id(n) in self.escaping and self.in_region == 0
         declare(self.env, n)
         shared = self.spmd and self.in_region == 0 and id(n) in self.plan.team_shared
-        if id(n) in self.aligned:
+        if id(n) in self.allocate_alignments:
             if is_esc or shared:
                 raise UnsupportedError(f"align of an allocate directive for '{n.name}', which a parallel region "
                                        "shares, is not supported yet", self.user_coord(n))
-            return f"OMPGPU_ALIGN({self.aligned[id(n)]}) " + super().visit_Decl(n)
+            return f"OMPGPU_ALIGN({self.allocate_alignments[id(n)]}) " + super().visit_Decl(n)
         if shared:
             return data_sharing.team_var(self, n).rstrip().rstrip(";")
         if not is_esc:
