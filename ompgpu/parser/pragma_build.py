@@ -13,7 +13,7 @@ from ompgpu.errors import OmpSyntaxError
 from ompgpu.parser.directives import (AdjustArgsClause, AppendArgsClause, CExpr, Directive, ExprClause, ExprListClause, FlagClause, KeywordClause, AllocateClause, ListItem, MatchClause,
                                       Section, TraitSelector, UsesAllocatorsClause, VarListClause, WhenClause)
 from ompgpu.parser.pragma_clauses import ClauseRules
-from ompgpu.parser.pragma_tree import (Span, TRAIT_SETS, Tag, UnsupportedSyntaxError, without_punctuation, coord_at,
+from ompgpu.parser.pragma_tree import (Span, TRAIT_SETS, Tag, without_punctuation, coord_at,
                                        ctx, expr_of, first_tag, items_of, token_text)
 
 
