@@ -19,6 +19,7 @@ STANDALONE = frozenset({
     "target exit data", "cancel", "cancellation point", "threadprivate", "requires",
     "declare target", "end declare target", "begin declare target", "declare simd",
     "declare reduction", "declare variant", "begin declare variant", "end declare variant", "declare mapper", "scan", "allocate", "depobj",
+    "interop",
 })
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import re
+from pathlib import Path
 from dataclasses import dataclass
 
 from pycparser import c_ast, c_lexer, c_parser
@@ -93,9 +94,14 @@ class PreprocessedUnit:
         return SourceCoord(self.path, line, col or 1)
 
 
+# ompgpu's <omp.h> overlay: the host compiler's omp.h, then the OpenMP 5.1 routines ompgpu's
+# runtime provides where that header lacks them (runtime/host/omp_overlay/omp.h).
+OMP_OVERLAY = Path(__file__).resolve().parent.parent / "runtime" / "host" / "omp_overlay"
+
+
 def preprocess(path: str, cc: str = "gcc", cpp_args: tuple[str, ...] = (), verbose: bool = False) -> PreprocessedUnit:
     """Run the system preprocessor with -fopenmp so `_Pragma("omp ...")` becomes `#pragma omp`."""
-    proc = execute([cc, "-E", "-fopenmp", *cpp_args, path], verbose, "the C preprocessor")
+    proc = execute([cc, "-E", "-fopenmp", "-isystem", str(OMP_OVERLAY), *cpp_args, path], verbose, "the C preprocessor")
     if proc.returncode != 0:
         # cpp already printed gcc-style diagnostics; pass them on verbatim.
         raise CppFailed(proc.stderr.rstrip())

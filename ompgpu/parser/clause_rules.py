@@ -56,6 +56,7 @@ _LEAF_CLAUSES: dict[str, frozenset[str]] = {
                    "num_tasks collapse final priority untied mergeable nogroup allocate".split()),
     "taskgroup": _F("task_reduction allocate".split()),
     "taskwait": _F("depend nowait".split()),
+    "interop": _F("init use destroy device depend nowait".split()),
     "dispatch": _F("device depend nowait novariants nocontext is_device_ptr has_device_addr".split()),
     "depobj": _F("depend destroy update".split()),
     "scan": _F("inclusive exclusive".split()),

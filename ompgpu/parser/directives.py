@@ -359,6 +359,17 @@ class MatchClause(Clause):
 
 
 @dataclass(frozen=True)
+class InteropClause(Clause):
+    """init([prefer_type(...),] target, targetsync: obj), use(obj) or destroy(obj) of the
+    interop construct (OpenMP 5.1); `types` are init's interop types."""
+
+    kind: str
+    types: tuple[str, ...]
+    item: ListItem
+    coord: SourceCoord
+
+
+@dataclass(frozen=True)
 class AdjustArgsClause(Clause):
     """adjust_args(need_device_ptr | nothing: parameters) of declare variant (OpenMP 5.1): how a
     dispatch construct passes those arguments to the variant."""

@@ -8,7 +8,7 @@ from lark import Token
 from ompgpu.errors import OmpSyntaxError
 
 from ompgpu.parser.directives import (AffinityClause, AlignedClause, BindClause, CExpr, DefaultClause, DefaultmapClause,
-                        DependClause, Iterators, Directive, DistScheduleClause, ExprClause, FlagClause, KeywordClause,
+                        DependClause, Iterators, Directive, InteropClause, DistScheduleClause, ExprClause, FlagClause, KeywordClause,
                         LastprivateClause, LinearClause, ListItem, MapClause, MotionClause, OrderClause,
                         ProcBindClause, ReductionClause, ScheduleClause, VarListClause)
 from ompgpu.parser.pragma_tree import (PUNCT, Tag, UnsupportedSyntaxError, coord_at, ctx, expr_of, first_tag, items_of,
@@ -166,6 +166,20 @@ class ClauseRules:
         kind = ch[1]
         return Directive("scan", (VarListClause(kind.value, items_of(ch), coord_at(kind.start_pos)),),
                          coord_at(ch[0].start_pos))
+
+    def interop_type(self, ch):
+        return Tag("type", ch[0].value)
+
+    def interop_object_clause(self, ch):
+        item = next(c for c in ch if isinstance(c, ListItem))
+        types = tuple(t.value for t in tagged(ch, "type"))
+        return InteropClause(ch[0].value, types, item, coord_at(ch[0].start_pos))
+
+    def interop_directive(self, ch):
+        clauses = tuple(c for c in ch if not isinstance(c, Token))
+        if not any(isinstance(c, InteropClause) for c in clauses):
+            raise OmpSyntaxError("'#pragma omp interop' needs an init, use or destroy clause", coord_at(ch[0].start_pos))
+        return Directive("interop", clauses, coord_at(ch[0].start_pos))
 
     def depobj_directive(self, ch):
         obj = next(c for c in ch if isinstance(c, ListItem))

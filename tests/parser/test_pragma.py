@@ -951,3 +951,14 @@ def test_strided_sections_belong_to_target_update():
     assert "array section with a stride" in str(e) and "clause 'map'" in str(e)
 
 
+
+
+def test_interop_construct():
+    """The interop construct (OpenMP 5.1): init with its interop types, use, destroy."""
+    d = P("omp interop init(prefer_type(\"cuda\"), target, targetsync: obj) device(1) depend(inout: a) nowait")
+    init = d.clause("init")
+    assert (init.types, init.item.name) == (("target", "targetsync"), "obj")
+    assert d.clause("device").expr.text == "1" and d.has("nowait")
+    d = P("omp interop use(o1) destroy(o2)")
+    assert [(c.kind, c.item.name) for c in d.clauses] == [("use", "o1"), ("destroy", "o2")]
+    assert "needs an init, use or destroy clause" in str(err("omp interop device(1)", OmpSyntaxError))

@@ -18,21 +18,25 @@ resolves f's host variants). The construct's clauses:
 - depend(...): a taskwait with those dependences first. nowait: the call runs at once (nowait
   only allows the call to be deferred).
 
-The declare variant directives with a dispatch selector leave the host code. append_args
-(interop objects) is an error naming it. Every lowering keeps the text's lines where they
-were: the pragma line becomes the block's opening, the statement keeps its line breaks.
+append_args(interop(...), ...): interop objects made for the construct's device before the
+call (host/interop.py), passed after the other arguments, destroyed after it (their targetsync
+streams waited for). The declare variant directives with a dispatch selector leave the host
+code. Every lowering keeps the text's lines where they were: the pragma line becomes the
+block's opening, the statement keeps its line breaks.
 """
 from __future__ import annotations
 
+import re
+
 from pycparser import c_ast
 
-from ompgpu.errors import OmpSemanticError, UnsupportedError
+from ompgpu.errors import OmpSemanticError
 from ompgpu.parser.bind import OmpConstruct
 from ompgpu.parser.cfront import walk_nodes
 from ompgpu.parser.context import host_matches
 from ompgpu.parser.directives import AdjustArgsClause
 from ompgpu.parser.variants import DeclaredVariant, declared_variants
-from ompgpu.codegen.host.pragmas import _clause_spans
+from ompgpu.codegen.host.interop import interop_kinds, taskwait_for_depends
 from ompgpu.codegen.host.source_text import next_token, statement_end, tokens_from
 
 __all__ = ["lower_dispatch"]
@@ -52,10 +56,6 @@ def lower_dispatch(text: str, ast: c_ast.FileAST, offload: str, offload_arch: st
     for node in ast.ext:   # the variants for dispatch: the host compiler must not see them
         if isinstance(node, OmpConstruct) and node.directive.name == "declare variant":
             variant = next(v for v in variants if v.directive is node.directive)
-            append = node.directive.clause("append_args")
-            if append is not None:
-                raise UnsupportedError("'append_args' (interop objects passed to a variant) is not supported yet",
-                                       append.coord)
             if variant.for_dispatch:
                 i = node.coord.line - 1
                 edits.append((line_starts[i], line_starts[i] + len(lines[i]), ""))
@@ -144,10 +144,8 @@ def _dispatch_edits(text: str, c: OmpConstruct, lines: list[str], line_starts: l
                         "int __ompgpu_saved_device = omp_get_default_device(); "
                         "omp_set_default_device(__ompgpu_dispatch_device);")
         epilogue.append("omp_set_default_device(__ompgpu_saved_device);")
-    depends = [lines[i][start:end] for start, end, _, _ in _clause_spans(lines[i], ("depend",))]
-    if depends:
-        taskwait = "omp taskwait " + " ".join(depends)
-        prologue.append('_Pragma("' + taskwait.replace("\\", "\\\\").replace('"', '\\"') + '")')
+    if taskwait_for_depends(lines[i]):
+        prologue.append(taskwait_for_depends(lines[i]))
 
     chosen = _chosen_variant(base, variants, offload_arch)
     statement = text[stmt_start:stmt_end]
@@ -163,6 +161,17 @@ def _dispatch_edits(text: str, c: OmpConstruct, lines: list[str], line_starts: l
             arg = text[a:b]
             if k < len(names) and names[k] in need and arg.strip() not in on_device and offload != "none":
                 local.append((a, b, f" ompgpu_get_device_ptr(0, {where}, (void *)({arg.strip()}))"))
+        appended = _appended_interops(chosen)
+        for k, kinds in enumerate(appended):
+            name = f"__ompgpu_dispatch_interop_{k}"
+            prologue.append(f"omp_interop_t {name} = (omp_interop_t)0;")  # (omp_interop_none, a macro: gone after preprocessing)
+            if offload != "none":
+                prologue.append(f"ompgpu_interop_init(&{name}, {where}, {kinds});")
+                epilogue.insert(0, f"ompgpu_interop_destroy(&{name});")
+        if appended:
+            objects = ", ".join(f"__ompgpu_dispatch_interop_{k}" for k in range(len(appended)))
+            close = call_end - 1   # the call's ')'
+            local.append((close, close, (", " if args else "") + objects))
         variant_stmt = statement
         for a, b, new in sorted(local, reverse=True):
             variant_stmt = variant_stmt[:a - stmt_start] + new + variant_stmt[b - stmt_start:]
@@ -175,6 +184,23 @@ def _dispatch_edits(text: str, c: OmpConstruct, lines: list[str], line_starts: l
             replacement = variant_stmt
     return [(pragma_start, pragma_end, "{ " + " ".join(prologue)),
             (stmt_start, stmt_end, replacement + (" " + " ".join(epilogue) if epilogue else "") + " }")]
+
+
+def _appended_interops(chosen: DeclaredVariant) -> list[int]:
+    """The interop objects append_args adds to the variant's arguments, as the runtime's kinds
+    words (1 target, 2 targetsync), in order."""
+    clause = chosen.directive.clause("append_args")
+    if clause is None:
+        return []
+    kinds = []
+    for m in re.finditer(r"\binterop\s*\(((?:[^()]|\([^()]*\))*)\)", clause.text):
+        words = set(re.findall(r"\b(targetsync|target)\b", re.sub(r"prefer_type\s*\([^)]*\)", "", m.group(1))))
+        if not words:
+            raise OmpSemanticError("an interop in append_args needs the type target or targetsync", clause.coord)
+        kinds.append(interop_kinds(words))
+    if not kinds:
+        raise OmpSemanticError("append_args takes interop(...) operations", clause.coord)
+    return kinds
 
 
 def _need_device_ptr(chosen: DeclaredVariant, base: str, names: tuple[str | None, ...]) -> set[str]:

@@ -24,6 +24,7 @@ from ompgpu.codegen.host.maps import data_maps, kernel_maps, update_sections
 from ompgpu.codegen.host.allocate_directive import lower_allocate_directives
 from ompgpu.codegen.host.allocators import allocator_setup, lower_trait_allocators
 from ompgpu.codegen.host.dispatch import lower_dispatch
+from ompgpu.codegen.host.interop import lower_interop, without_offload as interop_without_offload
 from ompgpu.codegen.host.compat import lower_for_host_compiler, split_loop_leaf, split_target_leaf
 from ompgpu.codegen.host.pragmas import blank_lines, host_fallback, host_pragma_lines
 from ompgpu.codegen.host.source_text import refer_to_device, statement_end
@@ -55,9 +56,10 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
                               offload_arch, offload)
     text = lower_allocate_directives(text, program.bound.ast)
     text = lower_dispatch(text, program.bound.ast, offload, offload_arch)
+    text = lower_interop(text, program.bound.ast, offload)
     text = lower_for_host_compiler(text, program.bound.ast, host_gaps, offload)
     if offload == "none":
-        return lower_trait_allocators(text, program.bound.ast)
+        return interop_without_offload(lower_trait_allocators(text, program.bound.ast))
     text = _rename_host_api(text, pre)
     line_starts = [0]
     for m in re.finditer("\n", text):

@@ -141,6 +141,12 @@ void ompgpu_register_global(void *host, long long size, void *(*device_address)(
    it) maps it; mapping copies to/from the device symbol by the usual reference-count
    rules, and unmapping leaves the symbol allocated. */
 void ompgpu_register_link_global(void *host, long long size, void *(*device_address)(void), const char *name);
+/* Interop objects (OpenMP 5.1; runtime/host/interop.cpp): the interop construct's init (kinds:
+   1 target, 2 targetsync), use and destroy, and the objects a dispatch construct appends to a
+   variant's arguments (append_args). */
+void ompgpu_interop_init(void **obj, long long device, int kinds);
+void ompgpu_interop_use(void *obj);
+void ompgpu_interop_destroy(void **obj);
 /* The functions of a `declare target ... indirect` directive (OpenMP 5.1) of one file: their
    host addresses, and a function of the file's device object that writes their device
    addresses on the current device in the same order (returns a cudaError_t value). Called by a
