@@ -32,7 +32,10 @@ probes = {
  "tile construct": 'int main(void){int t[8][8];\n#pragma omp parallel for\n#pragma omp tile sizes(4,4)\nfor(int i=0;i<8;i++) for(int j=0;j<8;j++) t[i][j]=i;\nreturn t[1][1];}',
  "map iterator (5.1)": 'int main(void){int a[4][4]; int *r[4]={a[0],a[1],a[2],a[3]};\n#pragma omp target map(iterator(it=0:4), to: r[it][0:4])\n{}\nreturn 0;}',
  "uses_allocators with traits": '#include <omp.h>\nint main(void){omp_alloctrait_t t[1]={{omp_atk_alignment,64}}; omp_allocator_handle_t al;\n#pragma omp target uses_allocators(al(t))\n{ void *p=omp_alloc(8,al); omp_free(p,al);}\nreturn 0;}',
- "declare target indirect": 'int f(void){return 1;}\n#pragma omp declare target enter(f) indirect\nint main(void){int (*fp)(void)=f; int r=0;\n#pragma omp target map(from:r)\nr=fp();\nreturn r;}',
+ "declare target indirect": 'int f(void){return 1;}\n#pragma omp declare target to(f) indirect\nint main(void){int (*fp)(void)=f; int r=0;\n#pragma omp target map(from:r)\nr=fp();\nreturn r;}',
+ "dispatch with adjust_args(need_device_ptr)": 'void fd(int *p){\n#pragma omp target is_device_ptr(p)\np[0]=1;}\n#pragma omp declare variant(fd) match(construct={dispatch}) adjust_args(need_device_ptr: p)\nvoid f(int *p){p[0]=2;}\nint main(void){int a[1]={0};\n#pragma omp target data map(tofrom:a)\n{\n#pragma omp dispatch\nf(a);}\nreturn a[0];}',
+ "interop construct and append_args": '#include <omp.h>\nint fv(int x, omp_interop_t o){return o!=omp_interop_none;}\n#pragma omp declare variant(fv) match(construct={dispatch}) append_args(interop(targetsync))\nint f(int x){return 0;}\nint main(void){omp_interop_t o=omp_interop_none; int r=0;\n#pragma omp interop init(targetsync: o)\n#pragma omp interop destroy(o)\n#pragma omp dispatch\nr=f(1);\nreturn r;}',
+ "allocate directive with align and a traits allocator": '#include <omp.h>\n#include <stdint.h>\nint main(void){omp_alloctrait_t t[1]={{omp_atk_alignment,512}}; omp_allocator_handle_t al=omp_init_allocator(omp_default_mem_space,1,t); int r;\n{double x[64];\n#pragma omp allocate(x) align(256)\nint y[8];\n#pragma omp allocate(y) allocator(al)\nr=((uintptr_t)x%256==0)+((uintptr_t)y%512==0);}\nreturn r;}',
  "requires reverse_offload": '#pragma omp requires reverse_offload\nint main(void){return 0;}',
 }
 
