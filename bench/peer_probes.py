@@ -2,10 +2,13 @@
 row, compiled by gcc (host only, as this machine has it), by clang 19 for nvptx64
 (-fsyntax-only, no CUDA library needed) and built by ompgpu for the emulator and run.
 
-    python bench/peer_probes.py OUT_DIR      (prints a Markdown table; docs/STATUS.md has it)
+    python bench/peer_probes.py OUT_DIR [--peers .peers]   (prints a Markdown table; docs/STATUS.md has it)
 
 A compile-level probe for the peers: "ok" is accepted, "ignored" accepted with a warning that
-the directive was ignored, "error" rejected. ompgpu's column says whether it builds and runs.
+the directive was ignored, "error" rejected. With --peers (what ../shared/peers/setup.sh
+installs), a column for clang 19's whole offload build (host and device code, as a user's
+`clang -fopenmp --offload-arch=sm_90` does): "builds", "error" or "crash" (the compiler itself
+failed), which -fsyntax-only does not see. ompgpu's column says whether it builds and runs.
 """
 from __future__ import annotations
 
@@ -46,14 +49,16 @@ def _status(cmd: list[str]) -> str:
     except (OSError, subprocess.TimeoutExpired):
         return "n/a"
     if r.returncode != 0:
-        return "error"
+        return "crash" if "PLEASE submit a bug report" in r.stderr else "error"
     return "ignored" if "ignor" in r.stderr or "unknown" in r.stderr.lower() else "ok"
 
 
-def main(out: Path) -> int:
+def main(out: Path, peers: Path | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
-    print("| program | gcc (host) | clang 19 (nvptx64) | ompgpu (emulator) |")
-    print("| --- | --- | --- | --- |")
+    clang_offload = peers / "bin" / "clang-offload" if peers is not None else None
+    build_column = " clang 19 offload build |" if clang_offload else ""
+    print(f"| program | gcc (host) | clang 19 (nvptx64) |{build_column} ompgpu (emulator) |")
+    print("| --- | --- | --- |" + (" --- |" if clang_offload else "") + " --- |")
     for i, (name, text) in enumerate(probes.items()):
         src = out / f"p{i:02d}.c"
         src.write_bytes(text.encode("latin-1"))
@@ -69,9 +74,19 @@ def main(out: Path) -> int:
         else:
             first = (b.stderr.strip().splitlines() or ["?"])[0]
             ours = "error: " + first.split("error: ", 1)[-1][:100]
-        print(f"| {name} | {gcc} | {clang} | {ours} |")
+        build = ""
+        if clang_offload:
+            built = _status([str(clang_offload), "-O2", str(src), "-o", str(out / f"p{i:02d}.clang")])
+            build = " " + {"ok": "builds", "ignored": "builds"}.get(built, built) + " |"
+        print(f"| {name} | {gcc} | {clang} |{build} {ours} |")
     return 0
 
 
 if __name__ == "__main__":
-    raise SystemExit(main(Path(sys.argv[1] if len(sys.argv) > 1 else "peer-probes")))
+    args = sys.argv[1:]
+    peers_dir = None
+    if "--peers" in args:
+        k = args.index("--peers")
+        peers_dir = Path(args[k + 1]).resolve()
+        del args[k:k + 2]
+    raise SystemExit(main(Path(args[0] if args else "peer-probes"), peers_dir))
