@@ -13,7 +13,8 @@ tanh tanhf asinh acosh atanh fabs fabsf floor floorf ceil ceilf round roundf tru
 fmin fminf fmax fmaxf hypot hypotf erf erff erfc erfcf lround lroundf llround rint rintf nearbyint
 copysign copysignf fma fmaf ldexp ldexpf frexp frexpf modf modff rsqrt rsqrtf isnan isinf isfinite signbit
 tgamma lgamma remainder remainderf fdim fdimf nan nanf __assert_fail
-""".split())
+ompgpu_vla_alloc
+""".split())  # ompgpu_vla_alloc: a variable-length array's storage (parser/declarators.py)
 
 def _device_api() -> dict[str, str]:
     """Every omp_* routine the device runtime defines, with its kind (uniform, varying, state,
@@ -51,4 +52,5 @@ HOST_ONLY_API = {
 
 # Library functions without side effects: calling them in a kernel's serial code keeps the
 # kernel SPMD-eligible (every thread computes the same value).
-PURE_LIBRARY = DEVICE_LIBRARY - frozenset("printf malloc free memcpy memset frexp frexpf modf modff __assert_fail".split())
+PURE_LIBRARY = DEVICE_LIBRARY - frozenset("printf malloc free memcpy memset frexp frexpf modf modff __assert_fail "
+                                          "ompgpu_vla_alloc".split())

@@ -14,9 +14,15 @@ printed from; the host code is the user's own text, which the host compiler take
   variable of host code receives the row lengths as values too; the host computes them from
   the variable's own type (`sizes_on_host`).
 
-VLA objects in device code (they would need memory of a size known only at run time) and uses
-of a variably modified pointer that this lowering does not cover (++, --, +=, sizeof of a row)
-are named errors.
+A VLA object in device code (a target region or a declare target function; CUDA has none, and
+a team's threads must reach it where a parallel region shares it) takes its storage from the
+device heap: `T *v = (T *)ompgpu_vla_alloc(bytes, "v")` where it is declared (an error naming it
+when the heap is exhausted), freed where its block ends and before every return, break,
+continue that leaves the block (a goto there is an error); a multi-dimensional one is flat
+with its row lengths as above, and `sizeof v` is its size in bytes, kept in a hidden constant.
+
+Uses of a variably modified pointer that this lowering does not cover (++, --, +=, sizeof of a
+row) are named errors.
 """
 from __future__ import annotations
 
@@ -56,6 +62,10 @@ class _Lowering:
         self.enum_names = enum_names
         self.scopes: list[dict[str, _Shape | None]] = [{}]
         self.device_depth = 0  # > 0 inside a target region or a declare target function
+        # per block: the VLA objects of device code declared in it (freed where it ends), and
+        # the hidden constants that hold their sizes in bytes (sizeof)
+        self.block_vlas: list[list[str]] = [[]]
+        self.vla_bytes: list[dict[str, str]] = [{}]
         self.changed = False
         # hidden size name -> the C expression that computes it on the host from the variable
         self.host_sizes: dict[str, str] = {}
@@ -167,6 +177,8 @@ class _Lowering:
             self.statement_child(node)
             return
         self.scopes.append({})
+        self.block_vlas.append([])
+        self.vla_bytes.append({})
         items = []
         for item in node.block_items or []:
             if isinstance(item, c_ast.Decl):
@@ -179,6 +191,12 @@ class _Lowering:
                         raise self.error(d, "a variably modified type in a declaration list is not supported yet")
             else:
                 items.append(self.statement(item))
+        vlas = self.block_vlas.pop()
+        self.vla_bytes.pop()
+        if vlas:
+            items = [_free_before_exits(item, vlas, False, False, self) for item in items]
+            if not (items and isinstance(items[-1], c_ast.Return)):
+                items.extend(_frees(vlas, node.coord))
         node.block_items = items
         self.scopes.pop()
 
@@ -197,8 +215,7 @@ class _Lowering:
             dims, elem = self.array_dims(d.type)
             if not all(self.is_constant(x) for x in dims):
                 if self.device_depth and "extern" not in (d.storage or []):
-                    raise self.error(d, f"the variable-length array '{d.name}' in device code is not supported yet "
-                                        "(CUDA has none): allocate it with malloc, or map it from the host")
+                    return self.device_vla(d, dims, elem)
                 if len(dims) > 1:
                     # a VLA object of several dimensions: one flat VLA of all its elements
                     # (the host's own object; a region gets it as a pointer, its rows as values)
@@ -210,6 +227,50 @@ class _Lowering:
                     return self.declare_shape(d.name, dims, d, 1)
         self.scopes[-1][d.name] = None
         return []
+
+    def device_vla(self, d: c_ast.Decl, dims: list, elem) -> list[c_ast.Decl]:
+        """A VLA object of device code: storage from the device heap (see the module docstring);
+        returns the declarations that follow it."""
+        if "static" in (d.storage or []):
+            raise self.error(d, f"'{d.name}' cannot be a static variable-length array")
+        if d.init is not None:
+            raise self.error(d, f"the variable-length array '{d.name}' cannot have an initializer")
+        if len(self.block_vlas) < 2:
+            raise self.error(d, f"the variable-length array '{d.name}' must be declared in a block")
+        coord = d.coord
+        count: c_ast.Node = c_ast.Cast(c_ast.Typename(None, [], None, c_ast.TypeDecl(None, [], None, c_ast.IdentifierType(
+            ["unsigned", "long", "long"]))), self.expr(copy.deepcopy(dims[0])), coord)
+        for extra in dims[1:]:
+            count = c_ast.BinaryOp("*", count, self.expr(copy.deepcopy(extra)), coord)
+        element = _unnamed(elem)
+        size = c_ast.UnaryOp("sizeof", c_ast.Typename(None, [], None, copy.deepcopy(element)), coord)
+        nbytes = c_ast.BinaryOp("*", count, size, coord)
+        d.type = c_ast.PtrDecl([], elem, d.type.coord)
+        pointer = c_ast.Typename(None, [], None, c_ast.PtrDecl([], copy.deepcopy(element), coord))
+        d.init = c_ast.Cast(pointer, c_ast.FuncCall(c_ast.ID("ompgpu_vla_alloc", coord), c_ast.ExprList(
+            [nbytes, c_ast.Constant("string", f'"{d.name}"', coord)], coord), coord), coord)
+        self.changed = True
+        bytes_name = f"__ompgpu_vla_bytes_{d.name}"
+        ty = c_ast.TypeDecl(bytes_name, ["const"], None, c_ast.IdentifierType(["unsigned", "long", "long"]), coord)
+        after = [c_ast.Decl(bytes_name, ["const"], [], [], [], ty, copy.deepcopy(nbytes), None, coord)]
+        if len(dims) > 1:
+            after += self.declare_shape(d.name, dims, d, 1)
+        else:
+            self.scopes[-1][d.name] = None
+        self.block_vlas[-1].append(d.name)
+        self.vla_bytes[-1][d.name] = bytes_name
+        return after
+
+    def vla_bytes_of(self, node) -> str | None:
+        """The hidden constant with the size of a device VLA object that `node` names, else None."""
+        if not isinstance(node, c_ast.ID):
+            return None
+        for scope, sizes in zip(reversed(self.scopes), reversed(self.vla_bytes)):
+            if node.name in sizes:
+                return sizes[node.name]
+            if node.name in scope:
+                return None
+        return None
 
     def statement(self, node):
         if isinstance(node, c_ast.Compound):
@@ -304,6 +365,8 @@ class _Lowering:
             raise self.error(node, f"'{node.op.strip('p')}' on a pointer to a variable-length array is not supported yet")
         if isinstance(node, c_ast.Assignment) and node.op != "=" and self.shape_of(node.lvalue):
             raise self.error(node, f"'{node.op}' on a pointer to a variable-length array is not supported yet")
+        if isinstance(node, c_ast.UnaryOp) and node.op == "sizeof" and self.vla_bytes_of(node.expr) is not None:
+            return c_ast.ID(self.vla_bytes_of(node.expr), node.coord)
         if isinstance(node, c_ast.UnaryOp) and node.op == "sizeof" and self._mentions_shape(node.expr):
             raise self.error(node, "sizeof of a variably modified expression in device code is not supported yet")
         if isinstance(node, c_ast.Cast):
@@ -353,3 +416,47 @@ def _replace_child(node, name: str, new) -> None:
         getattr(node, attr)[int(idx)] = new
     else:
         setattr(node, name, new)
+
+
+def _unnamed(t):
+    """A copy of a declarator type without its declared name (for sizeof and casts)."""
+    t = copy.deepcopy(t)
+    inner = t
+    while not isinstance(inner, c_ast.TypeDecl):
+        inner = inner.type
+    inner.declname = None
+    return t
+
+
+def _frees(names: list[str], coord) -> list[c_ast.Node]:
+    return [c_ast.FuncCall(c_ast.ID("free", coord), c_ast.ExprList([c_ast.ID(n, coord)], coord), coord)
+            for n in reversed(names)]
+
+
+def _free_before_exits(node, names: list[str], in_loop: bool, in_switch: bool, lowering) -> c_ast.Node:
+    """`node` with the VLA objects `names` of its enclosing block freed before each statement
+    that leaves that block: return, and break/continue not caught by a loop (or switch) inside
+    it. A return's value is computed first. goto: an error."""
+    coord = getattr(node, "coord", None)
+    if isinstance(node, c_ast.Return):
+        if node.expr is None:
+            return c_ast.Compound(_frees(names, coord) + [node], coord)
+        value = c_ast.Decl("__ompgpu_returned", [], [], [], [], c_ast.TypeDecl("__ompgpu_returned", [], None,
+                           c_ast.IdentifierType(["auto"])), node.expr, None, coord)
+        return c_ast.Compound([value] + _frees(names, coord) + [c_ast.Return(c_ast.ID("__ompgpu_returned", coord), coord)],
+                              coord)
+    if isinstance(node, (c_ast.Break, c_ast.Continue)):
+        caught = in_loop or (in_switch and isinstance(node, c_ast.Break))
+        return node if caught else c_ast.Compound(_frees(names, coord) + [node], coord)
+    if isinstance(node, c_ast.Goto):
+        raise lowering.error(node, "a goto in a block of device code with a variable-length array is not supported yet")
+    loop = isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile))
+    switch = isinstance(node, c_ast.Switch)
+    for name, child in list(node.children()):
+        if isinstance(child, (c_ast.Compound, c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch,
+                              c_ast.Case, c_ast.Default, c_ast.Label, c_ast.Return, c_ast.Break, c_ast.Continue,
+                              c_ast.Goto, OmpConstruct)):
+            new = _free_before_exits(child, names, in_loop or loop, in_switch or switch, lowering)
+            if new is not child:
+                _replace_child(node, name, new)
+    return node

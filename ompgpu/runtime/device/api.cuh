@@ -387,6 +387,16 @@ OMPGPU_DEV void release(void *ptr) {
 }  // namespace detail
 }  // namespace ompgpu
 
+// The storage of a variable-length array in device code (parser/declarators.py): the device
+// heap, which every thread of the team reaches; freed where the array's block ends.
+OMPGPU_DEV void *ompgpu_vla_alloc(unsigned long long bytes, const char *name) {
+  void *p = malloc(bytes > 0 ? bytes : 1);
+  if (p == nullptr)
+    OMPGPU_FAIL("ompgpu: the device heap has no room for the variable-length array '%s' (%llu bytes); "
+                "raise OMPGPU_DEVICE_HEAP_BYTES\n", name, bytes);
+  return p;
+}
+
 OMPGPU_API(memory) omp_allocator_handle_t omp_init_allocator(omp_memspace_handle_t memspace, int ntraits,
                                                              const omp_alloctrait_t traits[]) {
   using namespace ompgpu::detail;

@@ -102,6 +102,9 @@ void activate_device(int d) {
   std::call_once(dev.activation, [&] {
     // The context first (no lock held: creating it takes long), then the globals.
     if (cudaSetDevice(d) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) (void)cudaGetLastError();
+    // before any kernel runs there: CUDA fixes the heap's size at the first launch that uses it
+    if (env().device_heap_bytes > 0 && cudaDeviceSetLimit(cudaLimitMallocHeapSize, env().device_heap_bytes) != cudaSuccess)
+      (void)cudaGetLastError();
     std::lock_guard<std::mutex> g(r.mu);
     register_globals_on(dev);
     dev.active.store(true, std::memory_order_release);

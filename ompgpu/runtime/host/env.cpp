@@ -28,6 +28,16 @@ bool parse_ll(const char *s, long long *out) {
 }
 
 // Positive integer variable (OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT); 0 when unset/invalid.
+// A number of bytes >= 0 from the environment variable `name` into *out, if it is set; a
+// warning where it is not such a number.
+void read_bytes(const char *name, std::size_t *out) {
+  const char *s = std::getenv(name);
+  if (!s) return;
+  long long v;
+  if (parse_ll(s, &v) && v >= 0) *out = static_cast<std::size_t>(v);
+  else warning("ignoring %s='%s' (not a number of bytes >= 0)", name, s);
+}
+
 long long positive_var(const char *name) {
   const char *s = std::getenv(name);
   if (!s) return 0;
@@ -86,20 +96,13 @@ Env *parse_env() {
   e->num_teams = positive_var("OMP_NUM_TEAMS");
   e->teams_thread_limit = positive_var("OMP_TEAMS_THREAD_LIMIT");
   e->device_cache_bytes = kDefaultDeviceCacheBytes;
-  if (const char *s = std::getenv("OMPGPU_DEVICE_CACHE_BYTES")) {
-    long long v;
-    if (parse_ll(s, &v) && v >= 0) e->device_cache_bytes = static_cast<std::size_t>(v);
-    else warning("ignoring OMPGPU_DEVICE_CACHE_BYTES='%s' (not a number of bytes >= 0)", s);
-  }
+  read_bytes("OMPGPU_DEVICE_CACHE_BYTES", &e->device_cache_bytes);
   if (const char *s = std::getenv("OMPGPU_STARTUP")) {
     if (strcasecmp(s, "lazy") == 0) e->lazy_startup = true;
     else if (strcasecmp(s, "eager") != 0) warning("ignoring OMPGPU_STARTUP='%s' (expected eager or lazy)", s);
   }
-  if (const char *s = std::getenv("OMPGPU_STAGING_MIN_BYTES")) {
-    long long v;
-    if (parse_ll(s, &v) && v >= 0) e->staging_min_bytes = static_cast<std::size_t>(v);
-    else warning("ignoring OMPGPU_STAGING_MIN_BYTES='%s' (not a number of bytes >= 0)", s);
-  }
+  read_bytes("OMPGPU_STAGING_MIN_BYTES", &e->staging_min_bytes);
+  read_bytes("OMPGPU_DEVICE_HEAP_BYTES", &e->device_heap_bytes);
   if (const char *s = std::getenv("OMPGPU_COPY_THREADS")) {
     long long v;
     if (parse_ll(s, &v) && v >= 0 && v <= 64) e->copy_threads = static_cast<int>(v);

@@ -57,6 +57,9 @@ struct Env {
   // OMPGPU_STAGING_MIN_BYTES: copies of at least this many bytes between pageable host memory
   // and a device go through pinned staging buffers (transfer.cpp); 0: never.
   std::size_t staging_min_bytes = std::size_t(1) << 20;
+  // OMPGPU_DEVICE_HEAP_BYTES: the device heap's size (malloc, the omp_alloc family and the
+  // variable-length arrays of device code take their memory there); 0: CUDA's default (8 MiB).
+  std::size_t device_heap_bytes = 0;
   // OMPGPU_COPY_THREADS: helper threads that copy between pageable memory and the staging
   // buffers beside the calling thread (default: half the processors less one, at most 7).
   int copy_threads = -1;
