@@ -54,8 +54,8 @@ def check_device_clauses(d) -> None:
                 raise UnsupportedError("'lastprivate(conditional: ...)' with 'nowait' in device code is not supported yet",
                                        c.coord)
         if c.kind == "allocate":
-            if c.align is not None and d.name != "allocate":   # the directive's align: printer.visit_Compound
-                raise UnsupportedError("the 'align' modifier of 'allocate' in device code is not supported yet", c.coord)
+            # the clause's align: the private copies' declarations (data_sharing.aligned); the
+            # directive's: printer.visit_Compound
             if c.allocator is not None and c.allocator not in PREDEFINED_ALLOCATORS:
                 raise UnsupportedError(f"allocator '{c.allocator}' in device code is not supported yet (only the "
                                        "predefined omp_*_mem_alloc allocators are)", c.coord)

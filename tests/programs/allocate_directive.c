@@ -1,4 +1,4 @@
-/* covers: the allocate directive (OpenMP 5.0/5.1) in host code (align on file-scope and local arrays, predefined allocators, an allocator made by omp_init_allocator with an alignment trait for a local array: its storage, freed at the end of the block), and in device code (align in a target region and in a declare target function), an aligned array mapped to a target region */
+/* covers: the allocate directive (OpenMP 5.0/5.1) in host code (align on file-scope and local arrays, predefined allocators, an allocator made by omp_init_allocator with an alignment trait for a local array: its storage, freed at the end of the block), and in device code (align in a target region and in a declare target function; the align modifier of allocate clauses on private and firstprivate copies of teams and parallel constructs), an aligned array mapped to a target region */
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -63,6 +63,27 @@ int main(void) {
   }
   printf("device: region %s, declare target function %s\n", region_ok ? "ok" : "WRONG", function_ok ? "ok" : "WRONG");
   failures += !region_ok || !function_ok;
+
+  /* device: the align modifier of allocate clauses (OpenMP 5.1) on private and firstprivate
+     copies of teams and parallel constructs (a target construct's own private copies are
+     aligned on the device too, but gcc 12 ignores the clause there in the host fallback) */
+  int misaligned = -1, team_misaligned = 0;
+  double t = 1, u = 2;
+  #pragma omp target map(from: misaligned)
+  {
+    misaligned = 0;
+    #pragma omp parallel num_threads(4) private(t) firstprivate(u) reduction(+: misaligned) \
+        allocate(allocator(omp_default_mem_alloc), align(64): t, u)
+    {
+      t = u;
+      misaligned += ((uintptr_t)&t % 64 != 0) + ((uintptr_t)&u % 64 != 0);
+    }
+  }
+  #pragma omp target teams num_teams(2) private(t) allocate(allocator(omp_default_mem_alloc), align(256): t) \
+      reduction(+: team_misaligned)
+  team_misaligned += (uintptr_t)&t % 256 != 0;
+  printf("allocate clauses with align on device copies: %s\n", misaligned == 0 && team_misaligned == 0 ? "ok" : "WRONG");
+  failures += misaligned != 0 || team_misaligned != 0;
 
   printf("%s\n", failures ? "FAIL" : "PASS");
   return failures != 0;

@@ -19,15 +19,28 @@ from ompgpu.parser.directives import Directive
 from ompgpu.codegen.device.cdecl import unqualified, cxx_name, type_string, strip_quals
 
 
+def allocate_alignment(d: Directive, name: str) -> str | None:
+    """The align(n) of an allocate clause of `d` (OpenMP 5.1) that names `name`, else None."""
+    return next((c.align.text for c in d.clauses if c.kind == "allocate" and c.align is not None
+                 for item in c.items if item.name == name), None)
+
+
+def aligned(d: Directive | None, name: str, decl: str) -> str:
+    """A private copy's declaration with the alignment its construct's allocate clause asks for."""
+    align = allocate_alignment(d, name) if d is not None else None
+    return decl if align is None else f"OMPGPU_ALIGN({align}) {decl}"
+
+
 def privatize(em, d: Directive, text: str) -> str:
     """`text` (the code of a teams or distribute construct) in a scope where the construct's
     private and firstprivate variables are the team's own copies."""
     return privatize_names(em, {item.name: c.kind for c in d.clauses if c.kind in ("private", "firstprivate")
-                                  for item in c.items if item.is_plain}, text)
+                                  for item in c.items if item.is_plain}, text, d)
 
 
-def privatize_names(em, copies: dict[str, str], text: str) -> str:
-    """`text` in a scope where each named variable is a private or firstprivate copy."""
+def privatize_names(em, copies: dict[str, str], text: str, d: Directive | None = None) -> str:
+    """`text` in a scope where each named variable is a private or firstprivate copy (aligned
+    as the allocate clauses of `d` ask)."""
     decls = []
     for name_in_c, kind in copies.items():
         sym = em.declared_symbol(name_in_c)
@@ -37,8 +50,9 @@ def privatize_names(em, copies: dict[str, str], text: str) -> str:
         t = resolve_typedef(sym.type, em.env)
         own = unqualified(sym.type)  # the copy is written once, so it cannot be const
         decls.append(render("privatize.j2", kind=kind, name=name, type=type_string(own),
-                            decl=type_string(own, name + "__priv"), array=is_array(t),
-                            on_stack=em.on_master_stack()))
+                            decl=aligned(d, name_in_c, type_string(own, name + "__priv")), array=is_array(t),
+                            on_stack=em.on_master_stack(),
+                            align=allocate_alignment(d, name_in_c) if d is not None else None))
     if not decls:
         return text
     return "{\n" + "".join(decls) + text + "}\n"
@@ -87,8 +101,8 @@ def held_loop(em, n: c_ast.Node, print_loop: Callable[[c_ast.Node], str]) -> str
         em.indent() + text + "\n" + em.indent() + "}"
 
 
-def declare_private(em, sym: Symbol) -> str:
-    return type_string(sym.type, cxx_name(sym.name)) + ";"
+def declare_private(em, sym: Symbol, d: Directive | None = None) -> str:
+    return aligned(d, sym.name, type_string(sym.type, cxx_name(sym.name))) + ";"
 
 
 def compound_with_guards(em, items, guarded) -> str:

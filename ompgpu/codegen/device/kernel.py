@@ -101,7 +101,7 @@ def emit_kernel(em, k: Kernel, kname: str) -> dict:
             pt = c_ast.PtrDecl([], cap.sym.type)
             params.append((type_string(pt, name + "__map"), type_string(pt)))
             aliases.append(f"auto &{name} = *{name}__map;")
-    privates = [data_sharing.declare_private(em, s) for s in k.privates]
+    privates = [data_sharing.declare_private(em, s, k.construct.directive) for s in k.privates]
     text = em.stmt_text(body)
     if k.teams is not None and not _combined_with_parallel(k):
         reds = reductions.reduction_items(em, k.teams)

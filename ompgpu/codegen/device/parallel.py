@@ -14,7 +14,7 @@ from ompgpu.outliner.outline import Sharing, region_sharing
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_var_names
 from ompgpu.parser.directives import Directive
 from ompgpu.plan.mode import region_reads_thread_state, same_expression
-from ompgpu.codegen.device import reductions
+from ompgpu.codegen.device import data_sharing, reductions
 from ompgpu.codegen.device.cdecl import by_value_type, cxx_name, type_string
 
 
@@ -116,13 +116,13 @@ def outline(em, n: OmpConstruct, sharing: Sharing, inner: Directive | None,
             continue
         fields.append(type_string(decay(sym.type), name) + ";")
         inits.append(name)
-        unpack.append(f"auto {name} = __pack->{name};")
+        unpack.append(data_sharing.aligned(d, sym.name, f"auto {name} = __pack->{name};"))
     for ftype, fname, fvalue in extra_values:
         fields.append(f"{ftype} {fname};")
         field_names.append(fname)
         inits.append(fvalue)
         unpack.append(f"const {ftype} {fname} = __pack->{fname};")
-    privates = [type_string(s.type, cxx_name(s.name)) + ";" for s in sharing.private
+    privates = [data_sharing.declare_private(em, s, d) for s in sharing.private
                 if s.name not in loop_var_names(n.body, collapse_depth(d))]
     # Body of the work function: a fresh emitter context where captured names are locals.
     sub = em.region_emitter()

@@ -48,6 +48,17 @@ template <class T, bool InGlobalMemory = false> struct ompgpu_stack_var {
   ompgpu_stack_var &operator=(const ompgpu_stack_var &) = delete;
 };
 
+// The same, aligned to Align bytes (an allocate clause's align modifier, OpenMP 5.1): Align - 1
+// bytes more on the stack, the start rounded up.
+template <class T, unsigned long long Align> struct ompgpu_aligned_stack_var {
+  T *ptr;
+  OMPGPU_DEVICE OMPGPU_FORCEINLINE ompgpu_aligned_stack_var()
+      : ptr((T *)(((unsigned long long)ompgpu::stack_push((unsigned)(sizeof(T) + Align - 1)) + Align - 1) & ~(Align - 1))) {}
+  OMPGPU_DEVICE OMPGPU_FORCEINLINE ~ompgpu_aligned_stack_var() { ompgpu::stack_pop((unsigned)(sizeof(T) + Align - 1)); }
+  ompgpu_aligned_stack_var(const ompgpu_aligned_stack_var &) = delete;
+  ompgpu_aligned_stack_var &operator=(const ompgpu_aligned_stack_var &) = delete;
+};
+
 // x++ and x-- of a team-shared scalar that a loop holds in a register (codegen/shared_scalars.py):
 // the register and the variable get the new value, the expression has the old one.
 template <class T>
