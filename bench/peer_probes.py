@@ -39,6 +39,9 @@ probes = {
  "dispatch with adjust_args(need_device_ptr)": 'void fd(int *p){\n#pragma omp target is_device_ptr(p)\np[0]=1;}\n#pragma omp declare variant(fd) match(construct={dispatch}) adjust_args(need_device_ptr: p)\nvoid f(int *p){p[0]=2;}\nint main(void){int a[1]={0};\n#pragma omp target data map(tofrom:a)\n{\n#pragma omp dispatch\nf(a);}\nreturn a[0];}',
  "interop construct and append_args": '#include <omp.h>\nint fv(int x, omp_interop_t o){return o!=omp_interop_none;}\n#pragma omp declare variant(fv) match(construct={dispatch}) append_args(interop(targetsync))\nint f(int x){return 0;}\nint main(void){omp_interop_t o=omp_interop_none; int r=0;\n#pragma omp interop init(targetsync: o)\n#pragma omp interop destroy(o)\n#pragma omp dispatch\nr=f(1);\nreturn r;}',
  "allocate directive with align and a traits allocator": '#include <omp.h>\n#include <stdint.h>\nint main(void){omp_alloctrait_t t[1]={{omp_atk_alignment,512}}; omp_allocator_handle_t al=omp_init_allocator(omp_default_mem_space,1,t); int r;\n{double x[64];\n#pragma omp allocate(x) align(256)\nint y[8];\n#pragma omp allocate(y) allocator(al)\nr=((uintptr_t)x%256==0)+((uintptr_t)y%512==0);}\nreturn r;}',
+ "error directive at execution in a target region": '#include <stdio.h>\nint main(void){int r=0;\n#pragma omp target map(tofrom:r)\n{r=1;\n#pragma omp error at(execution) severity(warning) message("w")\n}\nreturn r;}',
+ "nothing and assume in a target region": 'int main(void){int r=0,x=1;\n#pragma omp target map(tofrom:r)\n{\n#pragma omp nothing\n#pragma omp assume holds(x > 0)\n{r=x;}}\nreturn r;}',
+ "begin/end assumes": '#pragma omp begin assumes no_parallelism\nint f(void){return 1;}\n#pragma omp end assumes\nint main(void){return f();}',
  "requires reverse_offload": '#pragma omp requires reverse_offload\nint main(void){return 0;}',
 }
 

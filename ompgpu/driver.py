@@ -39,6 +39,7 @@ class Translation:
     # device-linked with them.
     relocatable: bool = False
     kernels: tuple[tuple[str, str], ...] = ()   # (enclosing function, kernel name), in source order
+    warnings: tuple[str, ...] = ()   # printed unless -w (error directives of severity warning)
 
 
 def translate(path: str, opts: Options) -> Translation:
@@ -92,8 +93,9 @@ def _translate(path: str, opts: Options) -> Translation:
         parsed = parse_c(pre)
     with phase("bind pragmas"):
         bound = bind_pragmas(parsed, opts.offload_arch)
+    warnings = tuple(f"{coord}: warning: {msg}" for coord, msg in bound.warnings)
     if opts.syntax_only:
-        return Translation(path, "", None, ())
+        return Translation(path, "", None, (), warnings=warnings)
     try:
         with phase("resolve variants and declarators"):
             bound = lower_declarators(resolve_variants(bound, opts.offload_arch))
@@ -115,7 +117,8 @@ def _translate(path: str, opts: Options) -> Translation:
     # Device code: kernels, or declare target functions and variables that other files may use.
     has_device_code = bool(program.kernels or device.globals or device.defines_functions or device.external_device_code)
     return Translation(path, host, device.cuda if has_device_code or opts.emit_cuda else None, remarks,
-                       device.external_device_code, tuple((k.function, device.kernel_names[id(k)]) for k in program.kernels))
+                       device.external_device_code, tuple((k.function, device.kernel_names[id(k)]) for k in program.kernels),
+                       warnings)
 
 
 def compile_and_link(opts: Options, translated: dict[str, Translation] | None = None) -> int:
@@ -143,6 +146,9 @@ def _compile_and_link(opts: Options, translated: dict[str, Translation] | None =
     translations = []
     for f in c_files:
         t = translated[f] if f in translated else translate(f, opts)
+        if not opts.no_warnings:
+            for w in t.warnings:
+                print(w, file=sys.stderr)
         if opts.remarks:
             for r in t.remarks:
                 print(r, file=sys.stderr)

@@ -39,7 +39,8 @@ def bind_pragmas(parsed: ParsedUnit, offload_arch: str = "sm_90") -> BoundUnit:
     return BoundUnit(parsed, ast, frozenset(binder.declare_target), binder.fixer, tuple(binder.host_variant_functions),
                      tuple(binder.host_only_variant_functions), tuple(binder.host_blank_lines),
                      tuple(binder.imperfect_collapses),
-                     binder.mappers.default_types, indirect_functions=frozenset(binder.indirect_functions))
+                     binder.mappers.default_types, indirect_functions=frozenset(binder.indirect_functions),
+                     warnings=tuple(binder.warnings))
 
 
 class _Binder(FileScopeBinding, LoopNestBinding):
@@ -56,6 +57,7 @@ class _Binder(FileScopeBinding, LoopNestBinding):
         self.pre = parsed.pre
         self.declare_target: set[str] = set()
         self.indirect_functions: set[str] = set()
+        self.warnings: list[tuple[SourceCoord, str]] = []   # of the compile: error directives of severity warning
         self.fixer = CoordFixer()
         self._source_cache: dict[str, list[str] | None] = {}
         self.scopes: list[set[str]] = [set()]
@@ -68,6 +70,23 @@ class _Binder(FileScopeBinding, LoopNestBinding):
         self.in_declare_target = False  # binding a function of a declare target block
 
     # -- directives -------------------------------------------------------------
+    def _compile_time_error(self, d: Directive) -> None:
+        """The error directive (OpenMP 5.1) at(compilation), its default: a fatal one stops the
+        compile with its message, a warning one is a warning of the compile (BoundUnit.warnings).
+        at(execution) is a statement (its message printed where it runs)."""
+        words = {c.kind: c.value for c in d.clauses if c.kind in ("at", "severity")}
+        if words.get("at", "compilation") != "compilation":
+            return
+        message = d.clause("message")
+        text = message.expr.text.strip() if message is not None else ""
+        if len(text) >= 2 and text[0] == text[-1] == '"':
+            text = text[1:-1]
+        said = f"error directive: {text}" if text else "error directive encountered"
+        coord = self.fixer.fix(d.coord)
+        if words.get("severity", "fatal") == "fatal":
+            raise OmpSemanticError(said, coord)
+        self.warnings.append((coord, said))
+
     def _directive(self, pragma: c_ast.Pragma) -> Directive | None:
         text = pragma.string or ""
         line, col = pragma.coord.line, pragma.coord.column or 1
@@ -87,6 +106,8 @@ class _Binder(FileScopeBinding, LoopNestBinding):
         except (OmpSyntaxError, OmpSemanticError) as exc:
             exc.coord = self.fixer.fix(exc.coord)
             raise
+        if d.name == "error":
+            self._compile_time_error(d)
         if d.name != "metadirective":
             return d
         try:   # its errors are errors anywhere: ignoring a metadirective changes what code does

@@ -19,7 +19,7 @@ STANDALONE = frozenset({
     "target exit data", "cancel", "cancellation point", "threadprivate", "requires",
     "declare target", "end declare target", "begin declare target", "declare simd",
     "declare reduction", "declare variant", "begin declare variant", "end declare variant", "declare mapper", "scan", "allocate", "depobj",
-    "interop",
+    "interop", "nothing", "error", "assumes", "begin assumes", "end assumes",
 })
 
 
@@ -97,6 +97,8 @@ class BoundUnit:
     # Functions of `declare target ... indirect` (OpenMP 5.1): device code may call them through
     # a pointer that holds their host address (runtime/device/indirect.cuh translates it).
     indirect_functions: frozenset[str] = frozenset()
+    # Warnings of the compile, (where, message): error directives with severity(warning).
+    warnings: tuple[tuple[SourceCoord, str], ...] = ()
 
     @property
     def pre(self) -> PreprocessedUnit:

@@ -56,6 +56,12 @@ _LEAF_CLAUSES: dict[str, frozenset[str]] = {
                    "num_tasks collapse final priority untied mergeable nogroup allocate".split()),
     "taskgroup": _F("task_reduction allocate".split()),
     "taskwait": _F("depend nowait".split()),
+    "nothing": _F(),
+    "error": _F("at severity message".split()),
+    "assume": _F("absent contains holds no_openmp no_openmp_routines no_parallelism ext".split()),
+    "assumes": _F("absent contains holds no_openmp no_openmp_routines no_parallelism ext".split()),
+    "begin assumes": _F("absent contains holds no_openmp no_openmp_routines no_parallelism ext".split()),
+    "end assumes": _F(),
     "interop": _F("init use destroy device depend nowait".split()),
     "dispatch": _F("device depend nowait novariants nocontext is_device_ptr has_device_addr".split()),
     "depobj": _F("depend destroy update".split()),
@@ -92,7 +98,7 @@ _UNIQUE = _F(
     "ordered safelen simdlen nowait final priority hint filter order bind grainsize num_tasks untied "
     "mergeable nogroup inbranch notinbranch device_type indirect read write update capture compare "
     "weak fail threads simd atomic_default_mem_order unified_shared_memory unified_address "
-    "reverse_offload dynamic_allocators novariants nocontext".split()
+    "reverse_offload dynamic_allocators novariants nocontext at severity message".split()
 )
 
 _MEMORY_ORDERS = _F("seq_cst acq_rel release acquire relaxed".split())

@@ -32,8 +32,8 @@ MAX_PRAGMA_LENGTH = 100_000
 
 
 _UNSUPPORTED_DIRECTIVES = re.compile(
-    r"\s*omp\s+(declare\s+reduction|begin\s+metadirective|begin\s+assumes|end\s+assumes"
-    r"|allocators|nothing|error|assumes|assume"
+    r"\s*omp\s+(declare\s+reduction|begin\s+metadirective"
+    r"|allocators"
     r"|workshare|parallel\s+workshare|target\s+parallel\s+master|target\s+parallel\s+masked"
     r"|target\s+parallel\s+do|parallel\s+do|do)(?![A-Za-z0-9_$])"
 )

@@ -313,6 +313,32 @@ class Build(ClauseRules, Transformer):
         clauses = tuple(c for c in ch if isinstance(c, WhenClause))
         return Directive("metadirective", clauses, coord_at(ch[0].start_pos))
 
+    def nothing_directive(self, ch):
+        return Directive("nothing", (), coord_at(ch[0].start_pos))
+
+    def error_clause(self, ch):
+        kw = ch[0]
+        if kw.value == "message":
+            return ExprClause("message", expr_of(ch), None, coord_at(kw.start_pos))
+        return KeywordClause(kw.value, ch[2].value, coord_at(kw.start_pos))
+
+    def error_directive(self, ch):
+        return Directive("error", tuple(c for c in ch[1:] if not isinstance(c, Token)), coord_at(ch[0].start_pos))
+
+    def assumption_clause(self, ch):
+        name = ch[0]
+        known = ("absent", "contains", "holds", "no_openmp", "no_openmp_routines", "no_parallelism")
+        if name.value not in known and not name.value.startswith("ext_"):
+            raise OmpSyntaxError(f"unknown assumption clause '{name.value}' (expected {', '.join(known)} or ext_...)",
+                                 coord_at(name.start_pos))
+        # (an implementation's own assumption, ext_...: ompgpu knows none of them; all say nothing here)
+        return FlagClause("ext" if name.value.startswith("ext_") else name.value, coord_at(name.start_pos))
+
+    def assume_directive(self, ch):
+        words = [c.value for c in ch if isinstance(c, Token) and c.value in ("assume", "assumes", "begin", "end")]
+        clauses = tuple(c for c in ch if isinstance(c, FlagClause))
+        return Directive(" ".join(words), clauses, coord_at(ch[0].start_pos))
+
     def requires_directive(self, ch):
         return Directive("requires", tuple(without_punctuation(ch[1:])), coord_at(ch[0].start_pos))
 

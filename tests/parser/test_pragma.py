@@ -962,3 +962,16 @@ def test_interop_construct():
     d = P("omp interop use(o1) destroy(o2)")
     assert [(c.kind, c.item.name) for c in d.clauses] == [("use", "o1"), ("destroy", "o2")]
     assert "needs an init, use or destroy clause" in str(err("omp interop device(1)", OmpSyntaxError))
+
+
+def test_utility_and_assumption_directives():
+    """nothing, error and the assumption directives (OpenMP 5.1)."""
+    assert P("omp nothing").name == "nothing"
+    d = P('omp error at(execution) severity(warning) message("m")')
+    assert (d.name, d.clause("at").value, d.clause("severity").value, d.clause("message").expr.text) == \
+        ("error", "execution", "warning", '"m"')
+    assert P("omp assume holds(n > 0) no_openmp absent(critical)").name == "assume"
+    assert [c.kind for c in P("omp assumes no_openmp_routines ext_mine").clauses] == ["no_openmp_routines", "ext"]
+    assert P("omp begin assumes contains(target)").name == "begin assumes"
+    assert P("omp end assumes").name == "end assumes"
+    assert "unknown assumption clause 'maybe'" in str(err("omp assume maybe", OmpSyntaxError))

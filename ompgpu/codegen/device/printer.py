@@ -335,6 +335,12 @@ class Emitter(CGen):
         check_device_clauses(d)
         if d.name == "allocate":
             return ""  # the variables live where locals live (check_device_clauses says which allocators)
+        if d.name in ("nothing", "assumes", "begin assumes", "end assumes"):
+            return ""
+        if d.name == "assume":   # assumptions are hints: the block as it is
+            return self.stmt_text(n.body)
+        if d.name == "error":
+            return sync.error_directive(self, d)
         if leaf == "target":
             raise UnsupportedError("a 'target' construct inside device code is not supported", d.coord)
         if d.name in ("target update", "target enter data", "target exit data", "target data"):

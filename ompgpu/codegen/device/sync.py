@@ -187,3 +187,16 @@ def critical(em, n: OmpConstruct) -> str:
     name = n.directive.critical_name or "unnamed"
     em.g.critical_names.add(name)
     return em.render_with_ids("stmt.j2", kind="critical", name=name, body=em.stmt_text(n.body))
+
+
+def error_directive(em, d) -> str:
+    """An error directive at(execution) (OpenMP 5.1) in device code (at(compilation) stopped or
+    warned the compile in the binder): the thread that meets it prints its message on the
+    device's printf stream; a fatal one then stops the kernel."""
+    words = {c.kind: c.value for c in d.clauses if c.kind in ("at", "severity")}
+    message = d.clause("message")
+    text = message.expr.text if message is not None else '""'
+    where = f"{d.coord.file}:{d.coord.line}".replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
+    if words.get("severity", "fatal") == "fatal":
+        return f'OMPGPU_FAIL("{where}: error directive: %s\\n", (const char *)({text}));'
+    return f'printf("{where}: warning directive: %s\\n", (const char *)({text}));'

@@ -110,7 +110,8 @@ _REQUIREMENTS_MET_BY_OMPGPU = ("unified_address", "unified_shared_memory", "dyna
 
 
 _PRAGMA_OMP_LINE = re.compile(r"^([ \t]*#[ \t]*pragma[ \t]+)(omp\b.*)$")
-_DROPPED_DIRECTIVE = re.compile(r"omp[ \t]+(?:allocate[ \t]*\(|declare[ \t]+mapper\b)")
+_DROPPED_DIRECTIVE = re.compile(r"omp[ \t]+(?:allocate[ \t]*\(|declare[ \t]+mapper\b|nothing\b|assumes?\b|"
+                                r"(?:begin|end)[ \t]+assumes\b|error\b(?!.*\bat[ \t]*\([ \t]*execution))")
 _BEGIN_DECLARE_TARGET = re.compile(r"omp[ \t]+begin[ \t]+declare[ \t]+target\b")
 _DECLARE_TARGET_ENTER = re.compile(r"omp[ \t]+declare[ \t]+target\b.*\b(?:enter|indirect)\b")
 _REQUIRES = re.compile(r"(omp[ \t]+requires\b)(.*)$")
@@ -157,6 +158,9 @@ def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple
     - `allocate` and `declare mapper` directives blanked: the allocate directive says where
       variables live, which the host program cannot observe beyond alignment; a declare mapper
       has been applied to the map clauses already;
+    - `nothing`, the assumption directives (hints: gcc 12 rejects `assume` and `begin/end
+      assumes`) and an `error` directive at(compilation) (ompgpu reported it) blanked; an
+      error directive at(execution) stays, which the host compiler carries out;
     - `begin declare target [clauses]` (5.1) as the 5.0 `declare target`: its device_type and
       indirect say nothing about the host's copy of the functions;
     - `requires` without the clauses ompgpu meets itself;
