@@ -40,12 +40,24 @@ _ROUTINES_FOR_NONE = (
 )
 
 
+# omp_target_is_accessible (5.1), which ompgpu's overlay declares for gcc: without offload every
+# device is the host.
+_IS_ACCESSIBLE_FOR_NONE = ("int omp_target_is_accessible(const void *p, size_t n, int d) "
+                           "{ (void)p; (void)n; return d == omp_get_initial_device(); }")
+
+
 def without_offload(text: str) -> str:
-    """The host code of a build without offload: the interop routines defined (weak, after
-    everything) where ompgpu's overlay of <omp.h> declared them."""
-    if "__ompgpu_overlay_declares_interop" not in text or "omp_get_" not in text:
+    """The host code of a build without offload: the OpenMP 5.1 routines that ompgpu's overlay of
+    <omp.h> declared and its runtime defines (interop, omp_target_is_accessible), defined (weak,
+    after everything) where the program calls them."""
+    routines = []
+    if "__ompgpu_overlay_declares_interop" in text and "omp_get_interop" in text:
+        routines += _ROUTINES_FOR_NONE
+    if text.count("omp_target_is_accessible") > 1:   # (one is the overlay's declaration)
+        routines.append(_IS_ACCESSIBLE_FOR_NONE)
+    if not routines:
         return text
-    return text + "\n" + "\n".join("__attribute__((weak)) " + r for r in _ROUTINES_FOR_NONE) + "\n"
+    return text + "\n" + "\n".join("__attribute__((weak)) " + r for r in routines) + "\n"
 
 
 def interop_kinds(types) -> int:

@@ -166,6 +166,8 @@ def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple
     - `requires` without the clauses ompgpu meets itself;
     - without `affinity` clauses (a hint about a task's data, 5.0);
     - `defaultmap(present...)` (5.1) as `defaultmap(tofrom...)`, its meaning on the host;
+    - depend(inoutset: ...) (5.1; gcc 12 lacks it) as inout (ordered no less); taskwait nowait
+      (5.1) as an empty task with the taskwait's dependences;
     - a dependence on omp_all_memory (5.1; gcc 12 lacks it) as a taskwait and the construct
       undeferred, without that dependence (see _all_memory_dependence);
     - a list item in several map clauses (5.0; gcc 12 rejects it) in the first of them only: on
@@ -207,6 +209,15 @@ def _host_pragma(prefix: str, directive: str, offload_arch: str, collapse: tuple
         # defaultmap(present) (5.1), which gcc 12 rejects: on the host every variable is present,
         # and tofrom is what present means there (the region works on the host's own storage).
         directive = re.sub(r"\bdefaultmap\s*\(\s*present\b", "defaultmap(tofrom", directive)
+    if "inoutset" in directive:
+        # depend(inoutset: ...) (5.1; gcc 12 lacks it) as inout: such tasks then also run one
+        # after another, which orders no less than the program asked for
+        directive = re.sub(r"(\bdepend\s*\((?:[^()]*\([^()]*\))*[^():]*?)\binoutset\s*:", r"\1inout:", directive)
+    if re.match(r"omp\s+taskwait\b.*\bnowait\b", directive):
+        # taskwait nowait (5.1; gcc 12 lacks it): a task with the same dependences and nothing to
+        # do, which the encountering task does not wait for
+        deps = " ".join(directive[start:end] for start, end, _, _ in _clause_spans(directive, ("depend",)))
+        return prefix[:len(prefix) - len(prefix.lstrip())] + '_Pragma("omp task ' + deps.replace('"', '\\"') + '") {}'
     if "uses_allocators" in directive:
         # uses_allocators (5.0; gcc 12 rejects it): the predefined allocators need nothing on the
         # host, and allocators made from traits are made by the host code (host/allocators.py)

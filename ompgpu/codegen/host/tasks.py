@@ -74,7 +74,9 @@ def data_task_vars(d, env) -> tuple[list[str], list[str]]:
 
 def target_task(d, env, maps: list[MapEntry], exprs: tuple[str, ...], task_vars) -> TargetTask | None:
     nowait = d.has("nowait")
-    depends = tuple((c.dep_type if c.iterators is None else f"iterator({c.iterators.text}), {c.dep_type}",
+    # inoutset (5.1; gcc 12 lacks it) as inout: ordered among themselves too, never less ordered
+    depends = tuple((_host_dep_type(c.dep_type) if c.iterators is None
+                     else f"iterator({c.iterators.text}), {_host_dep_type(c.dep_type)}",
                      ", ".join(host_item_text(item) for item in c.items)) for c in d.clauses_of("depend"))
     all_memory = any(item.name == "omp_all_memory" for c in d.clauses_of("depend") for item in c.items)
     if all_memory:
@@ -105,3 +107,7 @@ def _unique(names) -> list[str]:
         if n not in out:
             out.append(n)
     return out
+
+
+def _host_dep_type(dep_type: str) -> str:
+    return "inout" if dep_type == "inoutset" else dep_type

@@ -117,6 +117,24 @@ extern "C" int ompgpu_omp_target_is_present(const void *ptr, int device_num) {
          !(m->link && m->refcount == 0);
 }
 
+// OpenMP 5.1: whether device code on device_num can use the storage at ptr directly: always on
+// the host; on a GPU where it reaches pageable host memory (HMM, ATS), or where the storage is
+// memory CUDA made for it (managed, or pinned host memory mapped into the device).
+extern "C" int omp_target_is_accessible(const void *ptr, size_t size, int device_num) {
+  (void)size;
+  int d = api_device(device_num);
+  if (d == kInvalid) return 0;
+  if (d == kHost) return 1;
+  if (!ptr) return 0;
+  if (device_of(d).pageable_memory_access) return 1;
+  cudaPointerAttributes a;
+  if (cudaPointerGetAttributes(&a, ptr) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return a.type == cudaMemoryTypeManaged || (a.type == cudaMemoryTypeHost && a.devicePointer != nullptr);
+}
+
 extern "C" int ompgpu_omp_target_associate_ptr(const void *host_ptr, const void *device_ptr, size_t size,
                                                size_t device_offset, int device_num) {
   int d = api_device(device_num);

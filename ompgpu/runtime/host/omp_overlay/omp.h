@@ -61,4 +61,14 @@ extern const char *omp_get_interop_rc_desc(const omp_interop_t, omp_interop_rc_t
 #endif
 #endif
 
+/* OpenMP 5.1's omp_target_is_accessible (gcc 12's omp.h lacks it; declaring it again where the
+   host's header has it is harmless) */
+#if !defined(__clang__) && defined(__GNUC__)
+#include <stddef.h>
+#ifdef __cplusplus
+extern "C"
+#endif
+int omp_target_is_accessible(const void *, size_t, int);
+#endif
+
 #endif /* OMPGPU_OMP_OVERLAY_H */
