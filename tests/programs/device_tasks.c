@@ -1,4 +1,4 @@
-/* covers: task, taskwait, taskgroup, taskloop (with grainsize, lastprivate, reduction) and depend inside target regions, run undeferred: in serial target code, in a parallel region under single and by every thread, with the default data sharing (a written local is firstprivate, a mapped or region-shared variable is shared) and explicit private/firstprivate/shared clauses */
+/* covers: task, taskwait, taskgroup, taskloop (with grainsize, lastprivate, reduction) and depend inside target regions, run undeferred: in serial target code, in a parallel region under single and by every thread, with the default data sharing (in serial target code a written local or mapped variable, arrays too, is firstprivate; a region-shared variable is shared) and explicit private/firstprivate/shared clauses */
 #include <stdio.h>
 #include <omp.h>
 
@@ -6,9 +6,9 @@
 
 int main(void) {
   int ok = 1;
-  int a[N], order[4], tl_sum = 0, tl_last = -1, local_after = -1, count = 0;
+  int a[N], order[4], tl_sum = 0, tl_last = -1, local_after = -1, count = 0, b[4] = {1, 2, 3, 4};
   for (int i = 0; i < N; i++) a[i] = 0;
-#pragma omp target map(tofrom: a, order, tl_sum, tl_last, local_after, count)
+#pragma omp target map(tofrom: a, order, tl_sum, tl_last, local_after, count, b)
   {
     int x = 1;
     int step = 0;
@@ -31,6 +31,8 @@ int main(void) {
 #pragma omp task
     local = 99; /* firstprivate by default: the original stays 7 */
     local_after = local;
+#pragma omp task
+    b[0] = 50; /* a mapped array, not shared in serial target code: the task's firstprivate copy */
 #pragma omp taskloop grainsize(8) reduction(+: tl_sum) lastprivate(tl_last) shared(a)
     for (int i = 0; i < N; i++) {
       a[i] = 2 * i;
@@ -58,10 +60,10 @@ int main(void) {
 #pragma omp taskwait
     }
   }
-  printf("order %d %d %d %d local %d taskloop sum %d last %d a[63] %d count %d\n", order[0], order[1], order[2], order[3],
-         local_after, tl_sum, tl_last, a[N - 1], count);
+  printf("order %d %d %d %d local %d taskloop sum %d last %d a[63] %d count %d b[0] %d\n", order[0], order[1], order[2],
+         order[3], local_after, tl_sum, tl_last, a[N - 1], count, b[0]);
   ok = ok && order[0] == 10 && order[1] == 20 && order[2] == 101 && order[3] == 1 && local_after == 7 &&
-       tl_sum == N * (N - 1) / 2 && tl_last == N - 1 && a[N - 1] == 2 * (N - 1) && count == 408;
+       tl_sum == N * (N - 1) / 2 && tl_last == N - 1 && a[N - 1] == 2 * (N - 1) && count == 408 && b[0] == 1;
   printf("%s\n", ok ? "PASS" : "FAIL");
   return 0;
 }

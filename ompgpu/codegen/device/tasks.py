@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 
-from ompgpu.analysis.symbols import region_uses
+from pycparser import c_ast
+
+from ompgpu.analysis.symbols import is_array, region_uses, resolve_typedef
+from ompgpu.parser.cfront import walk_nodes
 from ompgpu.errors import UnsupportedError
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_var_names
 from ompgpu.codegen.device import data_sharing, reductions
@@ -44,9 +47,10 @@ def task(em, n: OmpConstruct) -> str:
     copies = {name: "private" for name in loop_vars}
     for sym in uses.order:
         kind = explicit.get(sym.name)
+        written = sym in uses.written or _writes_captured_array(em, n.body, sym.name)
         if kind in ("private", "firstprivate"):
             copies[sym.name] = kind
-        elif kind is None and sym.name not in copies and sym in uses.written and not sym.is_global and \
+        elif kind is None and sym.name not in copies and written and not sym.is_global and \
                 default != "shared" and sym.name not in em.task_shared:
             copies[sym.name] = "firstprivate"
     for item_name, kind in explicit.items():  # listed but not used in the body
@@ -58,3 +62,20 @@ def task(em, n: OmpConstruct) -> str:
         if reds:  # every iteration on this thread: one private copy, combined atomically
             text = em.render_with_ids("reduction_scope.j2", reds=reds, on_stack=em.on_master_stack(), body=text, barrier=False, team_size="1u")
     return data_sharing.privatize_names(em, copies, text)
+
+
+def _writes_captured_array(em, body, name: str) -> bool:
+    """Whether the task writes an element of `name`, an array of the program that the kernel
+    received as a pointer to its first element (its writes are then not writes of a pointer's
+    target but of the array, which the task's firstprivate copy must take)."""
+    sym = em.declared_symbol(name)
+    if sym is None or not is_array(resolve_typedef(sym.type, em.env)):
+        return False
+    for node in walk_nodes(body):
+        target = node.lvalue if isinstance(node, c_ast.Assignment) else \
+            node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--", "&") else None
+        while isinstance(target, (c_ast.ArrayRef, c_ast.StructRef)):
+            target = target.name
+        if isinstance(target, c_ast.ID) and target.name == name:
+            return True
+    return False
