@@ -14,7 +14,8 @@ from ompgpu.parser.cfront import parse_c, preprocess
 from ompgpu.toolchain import host_cc
 
 ALL_GAPS = frozenset({"masked", "scope", "atomic compare", "thread_limit on target", "scan phases",
-                      "linear on combined target", "order clauses", "combined loop", "default firstprivate"})
+                      "linear on combined target", "order clauses", "combined loop", "default firstprivate",
+                      "allocate modifiers", "allocate on target"})
 
 
 def lowered(tmp_path, source: str, gaps=ALL_GAPS, offload: str = "none") -> str:
@@ -36,9 +37,11 @@ def test_gaps_by_compiler():
     assert host_openmp_gaps(("gcc", 12)) == frozenset() and host_openmp_gaps(("gcc", 14)) == frozenset()
     assert {"masked", "scope", "atomic compare", "scan phases"} <= host_openmp_gaps(("gcc", 11))
     assert host_openmp_gaps(("clang", 14)) == {"scope", "atomic compare", "thread_limit on target", "order clauses",
-                                               "combined loop", "default firstprivate"}
-    assert host_openmp_gaps(("clang", 16)) == {"scope", "atomic compare", "thread_limit on target", "order clauses"}
-    assert host_openmp_gaps(("clang", 19)) == {"scope"}
+                                               "combined loop", "default firstprivate", "allocate modifiers",
+                                               "allocate on target"}
+    assert host_openmp_gaps(("clang", 16)) == {"scope", "atomic compare", "thread_limit on target", "order clauses",
+                                               "allocate modifiers", "allocate on target"}
+    assert host_openmp_gaps(("clang", 19)) == {"scope", "allocate modifiers", "allocate on target"}
     assert host_openmp_gaps(None) == frozenset()
 
 
@@ -99,6 +102,19 @@ def test_scan_phases_in_braces(tmp_path):
     assert "for (int i = 0; i < 8; i++) { {" in text
     assert '} _Pragma("omp scan inclusive(s, t)") {' in text
     assert text.count("} }") == 1
+
+
+def test_allocate_clauses_in_the_5_0_form(tmp_path):
+    """allocate(allocator(a), align(n): list) (5.1) as allocate(a: list); a target construct's
+    allocate clauses left out (clang wants their allocators in uses_allocators)."""
+    src = ("#include <omp.h>\nint main(void) { int t = 0, u = 0;\n"
+           "#pragma omp parallel private(t) allocate(allocator(omp_low_lat_mem_alloc), align(64): t)\n{ t = 1; }\n"
+           "#pragma omp parallel private(u) allocate(align(32): u)\n{ u = 1; }\n"
+           "#pragma omp target teams private(t) allocate(omp_low_lat_mem_alloc: t)\n{ t = 2; }\nreturn 0; }\n")
+    lines = [line.split() for line in lowered(tmp_path, src).split("\n") if line.startswith("#pragma")]
+    assert ["#pragma", "omp", "parallel", "private(t)", "allocate(omp_low_lat_mem_alloc:", "t)"] in lines
+    assert ["#pragma", "omp", "parallel", "private(u)", "allocate(u)"] in lines
+    assert ["#pragma", "omp", "target", "teams", "private(t)"] in lines
 
 
 def test_order_clauses_left_out(tmp_path):

@@ -6,10 +6,10 @@ unimplemented"): ompgpu gives the host code what the directive means.
   of that kind on the host (the host has one kind of memory), so nothing more changes.
 - An allocator made by omp_init_allocator, for a variable of automatic storage: its storage
   comes from that allocator, so that its traits hold (alignment, pool, fallback). Where the
-  directive stands, a pointer to storage of the variable's type is allocated with
-  omp_aligned_alloc (its alignment at least the type's and the align clause's), freed when the
+  directive stands, a pointer to storage of the variable's type is allocated from it, freed when the
   block ends (a cleanup attribute, also on return, break or goto); the uses of the variable
-  after the directive use that storage. Errors name what is not supported: such a variable
+  after the directive use that storage. (omp_alloc, whose memory suits any type; with an align
+  clause omp_aligned_alloc.) Errors name what is not supported: such a variable
   named in an OpenMP clause or used in a target region after the directive, or one with an
   initializer. A variable of static storage needs a predefined allocator (OpenMP says so).
 
@@ -66,13 +66,14 @@ def lower_allocate_directives(text: str, ast: c_ast.FileAST) -> str:
                     raise UnsupportedError(f"'{item.name}' has an initializer: an allocate directive with the "
                                            f"allocator '{allocator}' for it is not supported yet", item.coord)
                 pointer = f"__ompgpu_allocated_{item.name}"
-                alignment = f"__alignof__({item.name})" if align is None else \
-                    f"(({align}) > __alignof__({item.name}) ? ({align}) : __alignof__({item.name}))"
+                # omp_alloc's memory suits any type; omp_aligned_alloc (5.1: gcc 11 lacks it) for align
+                storage = f"omp_alloc(sizeof({item.name}), {allocator})" if align is None else \
+                    f"omp_aligned_alloc({align}, sizeof({item.name}), {allocator})"
                 i = node.coord.line - 1
                 edits.append((line_starts[i], line_starts[i] + len(lines[i]),
                               f"void {_FREE_HELPER}(void *); "
                               f"__typeof__({item.name}) *{pointer} __attribute__((cleanup({_FREE_HELPER}))) = "
-                              f"(__typeof__({item.name}) *)omp_aligned_alloc({alignment}, sizeof({item.name}), {allocator});"))
+                              f"(__typeof__({item.name}) *){storage};"))
                 needs_helper = True
                 for use in _uses_after(items[index + 1:], item.name):
                     at = _offset(line_starts, use.coord)

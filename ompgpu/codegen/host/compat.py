@@ -36,6 +36,13 @@ The gaps (found by .ci/host_compilers on 2026-11-26; see host_openmp_gaps):
   it): the clause as
   firstprivate of each variable the construct's statement names and does not declare, that no
   data-sharing clause of it lists.
+- "allocate modifiers" (gcc 11 and clang 19 reject the 5.1 form `allocate(allocator(a),
+  align(n): list)`): as `allocate(a: list)` (the host's copies are then not aligned: these
+  compilers have no way to say it), or `allocate(list)` without an allocator.
+- "allocate on target" (clang wants every allocator of an allocate clause on a target construct
+  in a uses_allocators clause, which gcc 12 rejects and ompgpu leaves out): the target
+  construct's allocate clauses left out in the host code (the host fallback's copies are then
+  ordinary host variables, which every predefined allocator's traits allow).
 - "linear on combined target" (gcc 11 crashes on linear in a combined target loop construct):
   the target leaf as its own directive, with the linear, lastprivate and reduction items
   mapped tofrom as OpenMP 5.0 says for a combined target construct.
@@ -60,12 +67,14 @@ def host_openmp_gaps(identity: tuple[str, int] | None) -> frozenset[str]:
     family, major = identity
     if family == "gcc":
         return frozenset({"masked", "scope", "atomic compare", "thread_limit on target", "scan phases",
-                          "linear on combined target", "order clauses", "default firstprivate"}) if major <= 11 else frozenset()
+                          "linear on combined target", "order clauses", "default firstprivate",
+                          "allocate modifiers"}) if major <= 11 else frozenset()
     if family == "clang":
-        old = frozenset({"scope", "atomic compare", "thread_limit on target", "order clauses"})
+        old = frozenset({"scope", "atomic compare", "thread_limit on target", "order clauses", "allocate modifiers",
+                         "allocate on target"})
         if major <= 14:
             return old | {"combined loop", "default firstprivate"}
-        return old if major <= 16 else frozenset({"scope"})
+        return old if major <= 16 else frozenset({"scope", "allocate modifiers", "allocate on target"})
     return frozenset()
 
 
@@ -77,6 +86,10 @@ def lower_for_host_compiler(text: str, ast: c_ast.FileAST, gaps: frozenset[str],
         return text
     constructs = [node for node in walk_nodes(ast) if isinstance(node, OmpConstruct) and node.coord is not None]
     lines = text.split("\n")
+    if "allocate modifiers" in gaps or "allocate on target" in gaps:  # a pass of its own, on every pragma line
+        lines = [_host_allocate_clauses(line, gaps) if "allocate" in line and _PRAGMA_OMP_LINE.match(line) else line
+                 for line in lines]
+        text = "\n".join(lines)
     if "order clauses" in gaps:  # a pass of its own: the lowerings below may rewrite the same lines
         for c in constructs:
             i = c.coord.line - 1
@@ -133,6 +146,28 @@ def lower_for_host_compiler(text: str, ast: c_ast.FileAST, gaps: frozenset[str],
     for start, end, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         text = text[:start] + new + text[end:]
     return text
+
+
+def _host_allocate_clauses(line: str, gaps: frozenset[str]) -> str:
+    """A pragma line's allocate clauses as the host compiler takes them: left out of a target
+    construct ("allocate on target"); in the 5.0 form ("allocate modifiers"):
+    allocate(allocator(a), align(n): list) as allocate(a: list), allocate(align(n): list) as
+    allocate(list)."""
+    directive = _PRAGMA_OMP_LINE.match(line).group(2)
+    if "allocate on target" in gaps and re.match(r"omp\s+target\b", directive):
+        for start, end, _, _ in reversed(_clause_spans(line, ("allocate",))):
+            line = line[:start] + line[end:]
+        return line
+    if "allocate modifiers" not in gaps:
+        return line
+    for start, end, _, arg in reversed(_clause_spans(line, ("allocate",))):
+        head, colon, items = arg.rpartition(":")
+        if not colon or "allocator(" not in head.replace(" ", "") and "align(" not in head.replace(" ", ""):
+            continue
+        m = re.search(r"\ballocator\s*\(([^()]*)\)", head)
+        line = line[:start] + (f"allocate({m.group(1).strip()}: {items.strip()})" if m else
+                               f"allocate({items.strip()})") + line[end:]
+    return line
 
 
 def _pragma_operator(directive: str) -> str:
