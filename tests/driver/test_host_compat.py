@@ -15,7 +15,7 @@ from ompgpu.toolchain import host_cc
 
 ALL_GAPS = frozenset({"masked", "scope", "atomic compare", "thread_limit on target", "scan phases",
                       "linear on combined target", "order clauses", "combined loop", "default firstprivate",
-                      "allocate modifiers", "allocate on target"})
+                      "allocate modifiers", "allocate on target", "error directive"})
 
 
 def lowered(tmp_path, source: str, gaps=ALL_GAPS, offload: str = "none") -> str:
@@ -38,9 +38,9 @@ def test_gaps_by_compiler():
     assert {"masked", "scope", "atomic compare", "scan phases"} <= host_openmp_gaps(("gcc", 11))
     assert host_openmp_gaps(("clang", 14)) == {"scope", "atomic compare", "thread_limit on target", "order clauses",
                                                "combined loop", "default firstprivate", "allocate modifiers",
-                                               "allocate on target"}
+                                               "allocate on target", "error directive"}
     assert host_openmp_gaps(("clang", 16)) == {"scope", "atomic compare", "thread_limit on target", "order clauses",
-                                               "allocate modifiers", "allocate on target"}
+                                               "allocate modifiers", "allocate on target", "error directive"}
     assert host_openmp_gaps(("clang", 19)) == {"scope", "allocate modifiers", "allocate on target"}
     assert host_openmp_gaps(None) == frozenset()
 
@@ -115,6 +115,13 @@ def test_allocate_clauses_in_the_5_0_form(tmp_path):
     assert ["#pragma", "omp", "parallel", "private(t)", "allocate(omp_low_lat_mem_alloc:", "t)"] in lines
     assert ["#pragma", "omp", "parallel", "private(u)", "allocate(u)"] in lines
     assert ["#pragma", "omp", "target", "teams", "private(t)"] in lines
+
+
+def test_error_directive_at_execution_as_statements(tmp_path):
+    src = ('int main(void) { int r = 0;\n#pragma omp error at(execution) severity(warning) message("careful")\n'
+           'r = 1;\nreturn r; }\n')
+    out = lowered(tmp_path, src)
+    assert 'fputs("careful", stderr)' in out and "exit(1)" not in out and "#pragma omp error" not in out
 
 
 def test_order_clauses_left_out(tmp_path):

@@ -43,6 +43,10 @@ The gaps (found by .ci/host_compilers on 2026-11-26; see host_openmp_gaps):
   in a uses_allocators clause, which gcc 12 rejects and ompgpu leaves out): the target
   construct's allocate clauses left out in the host code (the host fallback's copies are then
   ordinary host variables, which every predefined allocator's traits allow).
+- "error directive" (clang 14 has no error directive, clang 16 no `at` clause): an error
+  directive at(execution) as what the host's OpenMP library does with it, its message on
+  stderr and, for a fatal one, the program ended with status 1 (ompgpu reported one at
+  compilation itself).
 - "linear on combined target" (gcc 11 crashes on linear in a combined target loop construct):
   the target leaf as its own directive, with the linear, lastprivate and reduction items
   mapped tofrom as OpenMP 5.0 says for a combined target construct.
@@ -71,7 +75,7 @@ def host_openmp_gaps(identity: tuple[str, int] | None) -> frozenset[str]:
                           "allocate modifiers"}) if major <= 11 else frozenset()
     if family == "clang":
         old = frozenset({"scope", "atomic compare", "thread_limit on target", "order clauses", "allocate modifiers",
-                         "allocate on target"})
+                         "allocate on target", "error directive"})
         if major <= 14:
             return old | {"combined loop", "default firstprivate"}
         return old if major <= 16 else frozenset({"scope", "allocate modifiers", "allocate on target"})
@@ -86,6 +90,11 @@ def lower_for_host_compiler(text: str, ast: c_ast.FileAST, gaps: frozenset[str],
         return text
     constructs = [node for node in walk_nodes(ast) if isinstance(node, OmpConstruct) and node.coord is not None]
     lines = text.split("\n")
+    if "error directive" in gaps:
+        for c in constructs:
+            if c.directive.name == "error" and any(cl.kind == "at" and cl.value == "execution" for cl in c.directive.clauses):
+                lines[c.coord.line - 1] = _error_directive_call(c.directive)
+        text = "\n".join(lines)
     if "allocate modifiers" in gaps or "allocate on target" in gaps:  # a pass of its own, on every pragma line
         lines = [_host_allocate_clauses(line, gaps) if "allocate" in line and _PRAGMA_OMP_LINE.match(line) else line
                  for line in lines]
@@ -146,6 +155,18 @@ def lower_for_host_compiler(text: str, ast: c_ast.FileAST, gaps: frozenset[str],
     for start, end, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         text = text[:start] + new + text[end:]
     return text
+
+
+def _error_directive_call(d) -> str:
+    """An error directive at(execution) as statements (glibc's stdio names, declared in place)."""
+    message = d.clause("message")
+    fatal = next((c.value for c in d.clauses if c.kind == "severity"), "fatal") == "fatal"
+    out = ('{ extern int fputs(const char *, struct _IO_FILE *); extern struct _IO_FILE *stderr; '
+           f'fputs("OMP: error directive encountered: ", stderr); fputs({message.expr.text if message else chr(34) * 2}, stderr); '
+           'fputs("\\n", stderr); ')
+    if fatal:
+        out += "extern void exit(int); exit(1); "
+    return out + "}"
 
 
 def _host_allocate_clauses(line: str, gaps: frozenset[str]) -> str:
