@@ -11,6 +11,8 @@
 #ifndef OMPGPU_INDIRECT_CUH
 #define OMPGPU_INDIRECT_CUH
 
+#include "config.cuh"
+
 struct ompgpu_indirect_entry {
   const void *host;
   const void *device;
@@ -34,6 +36,9 @@ OMPGPU_DEV F ompgpu_indirect_callee(F fn) {
 }
 
 #ifndef __CUDACC_RTC__
+// The host runtime's table of a device (runtime/host/indirect.cpp; ompgpu_host.h declares it too).
+extern "C" int ompgpu_indirect_table(int device_num, const void **table, unsigned *count);
+
 // Host side: tells this translation unit's copy of the table's place on the current device,
 // once per device (several host threads may race here on the first launch; they write the
 // same values).
