@@ -224,6 +224,10 @@ inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int) {
   *s = reinterpret_cast<cudaStream_t>(&handles[next++ % 1024]);
   return cudaSuccess;
 }
+inline cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
+// Device limits (the heap's size): accepted, nothing to size.
+enum cudaLimit { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2 };
+inline cudaError_t cudaDeviceSetLimit(cudaLimit, size_t) { return cudaSuccess; }
 // Events: work runs at once, so an event is complete when recorded; its time is the host's.
 typedef struct CUevent_st *cudaEvent_t;
 #define cudaEventDefault 0x00
