@@ -46,6 +46,8 @@ KERNELS: dict[str, tuple[list[str], list[str]]] = {
     "particlefilter": ([], ["2000"]),
     "btree": ([], ["100000", "300"]),
     "streamcluster": ([], ["3000"]),
+    # irregular nesting (issue 34): inner trip counts from a power law
+    "sparserows": ([], ["4000", "500"]),
     # the flat kernels (issue 17): loops as users write them every day, one level of parallelism
     "stream": ([], ["12"]),
     "tiledtranspose": ([], ["64"]),
