@@ -17,7 +17,7 @@ from pycparser import c_ast
 from ompgpu.errors import OmpgpuError, OmpSemanticError, OmpSyntaxError, SourceCoord, UnsupportedError
 from ompgpu.parser.cfront import ParsedUnit, PreprocessedUnit, is_offsetof, offsetof_subscripts, param_decls, walk_nodes
 from ompgpu.parser.context import select_metadirective
-from ompgpu.parser.directives import Directive
+from ompgpu.parser.directives import Directive, error_directive_form
 from ompgpu.parser.mappers import MapperTable
 from ompgpu.parser.pragma import parse_pragma
 from ompgpu.parser.bind_file_scope import FileScopeBinding
@@ -74,16 +74,15 @@ class _Binder(FileScopeBinding, LoopNestBinding):
         """The error directive (OpenMP 5.1) at(compilation), its default: a fatal one stops the
         compile with its message, a warning one is a warning of the compile (BoundUnit.warnings).
         at(execution) is a statement (its message printed where it runs)."""
-        words = {c.kind: c.value for c in d.clauses if c.kind in ("at", "severity")}
-        if words.get("at", "compilation") != "compilation":
+        at, severity, message = error_directive_form(d)
+        if at != "compilation":
             return
-        message = d.clause("message")
-        text = message.expr.text.strip() if message is not None else ""
+        text = (message or "").strip()
         if len(text) >= 2 and text[0] == text[-1] == '"':
             text = text[1:-1]
         said = f"error directive: {text}" if text else "error directive encountered"
         coord = self.fixer.fix(d.coord)
-        if words.get("severity", "fatal") == "fatal":
+        if severity == "fatal":
             raise OmpSemanticError(said, coord)
         self.warnings.append((coord, said))
 

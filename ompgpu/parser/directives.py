@@ -24,6 +24,7 @@ __all__ = [
     "ReductionClause", "ExprClause", "ExprListClause", "ScheduleClause", "DistScheduleClause", "DefaultClause",
     "DefaultmapClause", "ProcBindClause", "DependClause", "AffinityClause", "LinearClause", "AlignedClause",
     "OrderClause", "BindClause", "FlagClause", "KeywordClause", "TraitSelector", "MatchClause", "WhenClause", "Directive",
+    "AdjustArgsClause", "AppendArgsClause", "InteropClause", "error_directive_form",
     "SINGLE_LEAF_NAMES", "LEAF_WORDS",
 ]
 
@@ -464,3 +465,12 @@ class Directive:
 
     def has(self, kind: str) -> bool:
         return any(c.kind == kind for c in self.clauses)
+
+
+def error_directive_form(d: Directive) -> tuple[str, str, str | None]:
+    """(at, severity, the message's expression text or None) of an error directive (OpenMP 5.1),
+    with the defaults: at(compilation), severity(fatal)."""
+    words = {c.kind: c.value for c in d.clauses if c.kind in ("at", "severity")}
+    message = d.clause("message")
+    return (words.get("at", "compilation"), words.get("severity", "fatal"),
+            message.expr.text if message is not None else None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ompgpu.errors import UnsupportedError
+from ompgpu.parser.directives import error_directive_form
 from ompgpu.parser.bind import OmpConstruct
 from ompgpu.codegen.device import data_sharing
 
@@ -193,10 +194,9 @@ def error_directive(em, d) -> str:
     """An error directive at(execution) (OpenMP 5.1) in device code (at(compilation) stopped or
     warned the compile in the binder): the thread that meets it prints its message on the
     device's printf stream; a fatal one then stops the kernel."""
-    words = {c.kind: c.value for c in d.clauses if c.kind in ("at", "severity")}
-    message = d.clause("message")
-    text = message.expr.text if message is not None else '""'
+    _, severity, message = error_directive_form(d)
+    text = message if message is not None else '""'
     where = f"{d.coord.file}:{d.coord.line}".replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
-    if words.get("severity", "fatal") == "fatal":
+    if severity == "fatal":
         return f'OMPGPU_FAIL("{where}: error directive: %s\\n", (const char *)({text}));'
     return f'printf("{where}: warning directive: %s\\n", (const char *)({text}));'

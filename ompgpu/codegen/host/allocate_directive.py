@@ -13,10 +13,12 @@ unimplemented"): ompgpu gives the host code what the directive means.
   named in an OpenMP clause or used in a target region after the directive, or one with an
   initializer. A variable of static storage needs a predefined allocator (OpenMP says so).
 
-The directive's own line is blanked by pragmas.host_pragma_lines; this pass runs after it and
+This pass runs before pragmas.host_pragma_lines, which blanks the directive lines it leaves, and
 keeps every line where it was.
 """
 from __future__ import annotations
+
+import re
 
 from pycparser import c_ast
 
@@ -24,20 +26,21 @@ from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.outliner.outline import PREDEFINED_ALLOCATORS
 from ompgpu.parser.bind import OmpConstruct
 from ompgpu.parser.cfront import walk_nodes
-from ompgpu.codegen.host.source_text import next_token, tokens_from
+from ompgpu.codegen.host.source_text import apply_edits, line_offsets, next_token, tokens_from
 
 __all__ = ["lower_allocate_directives"]
 
 _FREE_HELPER = "__ompgpu_free_allocated"
 
 
+_ALLOCATE_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+omp[ \t]+allocate[ \t]*\(", re.M)
+
+
 def lower_allocate_directives(text: str, ast: c_ast.FileAST) -> str:
-    if not any(isinstance(n, OmpConstruct) and n.directive.name == "allocate" for n in walk_nodes(ast)):
+    if not _ALLOCATE_DIRECTIVE.search(text):   # (a text search: no walk of the AST for most files)
         return text
     lines = text.split("\n")
-    line_starts = [0]
-    for line in lines[:-1]:
-        line_starts.append(line_starts[-1] + len(line) + 1)
+    line_starts = line_offsets(text)
     edits: list[tuple[int, int, str]] = []
     needs_helper = False
     for scope, items in _scopes(ast):
@@ -83,19 +86,13 @@ def lower_allocate_directives(text: str, ast: c_ast.FileAST) -> str:
                                                item.coord)
                     edits.append((start, end, f"(*{pointer})"))
     if not needs_helper:
-        return _apply(text, edits)
+        return apply_edits(text, edits)
     # The cleanup function (declared where each directive was): weak, so that several files may
     # define it; after everything (the declarations of omp.h included), on a line of its own.
     edits.append((len(text), len(text),
                   f"\n__attribute__((weak)) void {_FREE_HELPER}(void *pointer) {{ "
                   "omp_free(*(void **)pointer, omp_null_allocator); }\n"))
-    return _apply(text, edits)
-
-
-def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
-    for start, end, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
-        text = text[:start] + new + text[end:]
-    return text
+    return apply_edits(text, edits)
 
 
 def _offset(line_starts: list[int], coord) -> int:

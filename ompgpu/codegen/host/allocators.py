@@ -14,7 +14,8 @@ from pycparser import c_ast
 
 from ompgpu.parser.bind import OmpConstruct
 from ompgpu.parser.cfront import walk_nodes
-from ompgpu.codegen.host.source_text import statement_end
+from ompgpu.codegen.host.pragmas import pragma_operator
+from ompgpu.codegen.host.source_text import apply_edits, line_offsets, statement_end
 
 __all__ = ["allocator_setup", "lower_trait_allocators"]
 
@@ -37,9 +38,7 @@ def lower_trait_allocators(text: str, ast: c_ast.FileAST) -> str:
     if "uses_allocators" not in text:
         return text
     lines = text.split("\n")
-    line_starts = [0]
-    for line in lines[:-1]:
-        line_starts.append(line_starts[-1] + len(line) + 1)
+    line_starts = line_offsets(text)
     edits = []
     for c in walk_nodes(ast):
         if not (isinstance(c, OmpConstruct) and "target" in c.directive.leaves and c.body is not None):
@@ -49,10 +48,7 @@ def lower_trait_allocators(text: str, ast: c_ast.FileAST) -> str:
             continue
         i = c.coord.line - 1
         directive = lines[i].strip()[1:].strip()[len("pragma"):].strip()
-        operator = '_Pragma("' + directive.replace("\\", "\\\\").replace('"', '\\"') + '")'
-        edits.append((line_starts[i], line_starts[i] + len(lines[i]), "{ " + before + " " + operator))
+        edits.append((line_starts[i], line_starts[i] + len(lines[i]), "{ " + before + " " + pragma_operator(directive)))
         end = statement_end(text, line_starts[i + 1], c)
         edits.append((end, end, " " + after + " }"))
-    for start, end, new in sorted(edits, reverse=True):
-        text = text[:start] + new + text[end:]
-    return text
+    return apply_edits(text, edits)

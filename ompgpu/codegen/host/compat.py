@@ -60,8 +60,9 @@ from pycparser import c_ast
 from ompgpu.errors import UnsupportedError
 from ompgpu.parser.bind import OmpConstruct
 from ompgpu.parser.cfront import walk_nodes
-from ompgpu.codegen.host.pragmas import _PRAGMA_OMP_LINE, _clause_spans
-from ompgpu.codegen.host.source_text import next_token, statement_end, tokens_from
+from ompgpu.parser.directives import error_directive_form
+from ompgpu.codegen.host.pragmas import _PRAGMA_OMP_LINE, _clause_spans, pragma_operator
+from ompgpu.codegen.host.source_text import apply_edits, line_offsets, next_token, statement_end, tokens_from
 
 
 def host_openmp_gaps(identity: tuple[str, int] | None) -> frozenset[str]:
@@ -92,7 +93,7 @@ def lower_for_host_compiler(text: str, ast: c_ast.FileAST, gaps: frozenset[str],
     lines = text.split("\n")
     if "error directive" in gaps:
         for c in constructs:
-            if c.directive.name == "error" and any(cl.kind == "at" and cl.value == "execution" for cl in c.directive.clauses):
+            if c.directive.name == "error" and error_directive_form(c.directive)[0] == "execution":
                 lines[c.coord.line - 1] = _error_directive_call(c.directive)
         text = "\n".join(lines)
     if "allocate modifiers" in gaps or "allocate on target" in gaps:  # a pass of its own, on every pragma line
@@ -105,9 +106,7 @@ def lower_for_host_compiler(text: str, ast: c_ast.FileAST, gaps: frozenset[str],
             while c.directive.has("order") and i < len(lines) and (clause := _clause_text(lines[i], "order")) is not None:
                 lines[i] = lines[i][:clause[0]] + lines[i][clause[1]:]
         text = "\n".join(lines)
-    line_starts = [0]
-    for line in lines[:-1]:
-        line_starts.append(line_starts[-1] + len(line) + 1)
+    line_starts = line_offsets(text)
     edits: list[tuple[int, int, str]] = []
 
     def pragma_span(c: OmpConstruct) -> tuple[int, int, str] | None:
@@ -131,7 +130,7 @@ def lower_for_host_compiler(text: str, ast: c_ast.FileAST, gaps: frozenset[str],
         if d.name == "scope" and "scope" in gaps:
             clauses = directive.split("scope", 1)[1].strip()
             edits.append((start, end, "{ extern int omp_get_num_threads(void); "
-                          + _pragma_operator(f"omp for schedule(static, 1) {clauses}".rstrip())
+                          + pragma_operator(f"omp for schedule(static, 1) {clauses}".rstrip())
                           + " for (int __ompgpu_scope_thread = 0; __ompgpu_scope_thread < omp_get_num_threads(); "
                             "++__ompgpu_scope_thread)"))
             stop = body_span(c)[1]
@@ -152,19 +151,16 @@ def lower_for_host_compiler(text: str, ast: c_ast.FileAST, gaps: frozenset[str],
             edits.append((start, end, _explicit_firstprivate(text[start:end], c, ast)))
         elif offload == "none" and "combined loop" in gaps and d.is_combined and "loop" in d.leaves:
             edits.append((start, end, split_loop_leaf(text[start:end], d)))
-    for start, end, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
-        text = text[:start] + new + text[end:]
-    return text
+    return apply_edits(text, edits)
 
 
 def _error_directive_call(d) -> str:
     """An error directive at(execution) as statements (glibc's stdio names, declared in place)."""
-    message = d.clause("message")
-    fatal = next((c.value for c in d.clauses if c.kind == "severity"), "fatal") == "fatal"
+    _, severity, message = error_directive_form(d)
     out = ('{ extern int fputs(const char *, struct _IO_FILE *); extern struct _IO_FILE *stderr; '
-           f'fputs("OMP: error directive encountered: ", stderr); fputs({message.expr.text if message else chr(34) * 2}, stderr); '
+           f'fputs("OMP: error directive encountered: ", stderr); fputs({message if message else chr(34) * 2}, stderr); '
            'fputs("\\n", stderr); ')
-    if fatal:
+    if severity == "fatal":
         out += "extern void exit(int); exit(1); "
     return out + "}"
 
@@ -189,10 +185,6 @@ def _host_allocate_clauses(line: str, gaps: frozenset[str]) -> str:
         line = line[:start] + (f"allocate({m.group(1).strip()}: {items.strip()})" if m else
                                f"allocate({items.strip()})") + line[end:]
     return line
-
-
-def _pragma_operator(directive: str) -> str:
-    return '_Pragma("' + directive.replace("\\", "\\\\").replace('"', '\\"') + '")'
 
 
 def _clause_text(directive: str, kind: str) -> tuple[int, int, str] | None:
@@ -243,9 +235,9 @@ def _masked_as_master(line: str, d) -> str:
     if d.leaves == ("masked",):
         return test
     if d.leaves == ("parallel", "masked"):
-        return _pragma_operator("omp parallel" + after) + " " + test
+        return pragma_operator("omp parallel" + after) + " " + test
     if d.leaves[0] == "masked":  # masked taskloop [simd]
-        return test + " " + _pragma_operator("omp" + after)
+        return test + " " + pragma_operator("omp" + after)
     raise UnsupportedError("'parallel masked taskloop' with a filter other than 0 needs a host compiler with "
                            "OpenMP 5.1's masked (gcc 12 or later; this one is gcc 11)", d.coord)
 
@@ -287,7 +279,7 @@ def _scan_phase_edits(text: str, c: OmpConstruct, line_starts: list[int], lines:
         i = scan.coord.line - 1
         m = _PRAGMA_OMP_LINE.match(lines[i])
         if m is not None:
-            edits.append((line_starts[i], line_starts[i] + len(lines[i]), "} " + _pragma_operator(m.group(2).rstrip()) + " {"))
+            edits.append((line_starts[i], line_starts[i] + len(lines[i]), "} " + pragma_operator(m.group(2).rstrip()) + " {"))
     return edits
 
 
@@ -331,8 +323,8 @@ def split_target_leaf(line: str, d) -> str:
     implied = [item for item in dict.fromkeys(implied) if re.match(r"\w+", item).group() not in mapped]
     if implied:
         target_clauses.append(f"map(tofrom: {', '.join(implied)})")
-    return (_pragma_operator(" ".join(["omp target", *target_clauses])) + " "
-            + _pragma_operator(" ".join([f"omp {inner_name}", *inner_clauses])))
+    return (pragma_operator(" ".join(["omp target", *target_clauses])) + " "
+            + pragma_operator(" ".join([f"omp {inner_name}", *inner_clauses])))
 
 
 # Clauses of a combined `X loop` construct that the loop leaf takes; reduction goes to both.
@@ -367,8 +359,8 @@ def split_loop_leaf(line: str, d) -> str:
         implied = [i for i in dict.fromkeys(implied) if re.match(r"\w+", i).group() not in mapped]
         if implied:
             outer.append(f"map(tofrom: {', '.join(implied)})")
-    return (_pragma_operator(" ".join(["omp", *outer_leaves, *outer])) + " "
-            + _pragma_operator(" ".join(["omp loop", *inner])))
+    return (pragma_operator(" ".join(["omp", *outer_leaves, *outer])) + " "
+            + pragma_operator(" ".join(["omp loop", *inner])))
 
 
 def _clauses(text: str):

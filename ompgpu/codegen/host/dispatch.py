@@ -37,7 +37,7 @@ from ompgpu.parser.context import host_matches
 from ompgpu.parser.directives import AdjustArgsClause
 from ompgpu.parser.variants import DeclaredVariant, declared_variants
 from ompgpu.codegen.host.interop import interop_kinds, taskwait_for_depends
-from ompgpu.codegen.host.source_text import next_token, statement_end, tokens_from
+from ompgpu.codegen.host.source_text import apply_edits, line_offsets, next_token, statement_end, tokens_from
 
 __all__ = ["lower_dispatch"]
 
@@ -49,9 +49,7 @@ def lower_dispatch(text: str, ast: c_ast.FileAST, offload: str, offload_arch: st
     variants = declared_variants(ast)
     dispatches = [n for n in walk_nodes(ast) if isinstance(n, OmpConstruct) and n.directive.name == "dispatch"]
     lines = text.split("\n")
-    line_starts = [0]
-    for line in lines[:-1]:
-        line_starts.append(line_starts[-1] + len(line) + 1)
+    line_starts = line_offsets(text)
     edits: list[tuple[int, int, str]] = []
     for node in ast.ext:   # the variants for dispatch: the host compiler must not see them
         if isinstance(node, OmpConstruct) and node.directive.name == "declare variant":
@@ -62,9 +60,7 @@ def lower_dispatch(text: str, ast: c_ast.FileAST, offload: str, offload_arch: st
     parameters = _parameter_names(ast)
     for c in dispatches:
         edits.extend(_dispatch_edits(text, c, lines, line_starts, variants, parameters, offload, offload_arch))
-    for start, end, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
-        text = text[:start] + new + text[end:]
-    return text
+    return apply_edits(text, edits)
 
 
 def _parameter_names(ast: c_ast.FileAST) -> dict[str, tuple[str | None, ...]]:

@@ -10,12 +10,14 @@ object is omp_interop_none: the host has no foreign runtime.
 """
 from __future__ import annotations
 
+import re
+
 from pycparser import c_ast
 
 from ompgpu.parser.bind import OmpConstruct
 from ompgpu.parser.cfront import walk_nodes
 from ompgpu.parser.directives import InteropClause
-from ompgpu.codegen.host.pragmas import _clause_spans
+from ompgpu.codegen.host.pragmas import _clause_spans, pragma_operator
 
 __all__ = ["interop_kinds", "lower_interop", "taskwait_for_depends", "without_offload"]
 
@@ -70,11 +72,15 @@ def taskwait_for_depends(pragma_line: str) -> str:
     depends = [pragma_line[start:end] for start, end, _, _ in _clause_spans(pragma_line, ("depend",))]
     if not depends:
         return ""
-    taskwait = "omp taskwait " + " ".join(depends)
-    return '_Pragma("' + taskwait.replace("\\", "\\\\").replace('"', '\\"') + '")'
+    return pragma_operator("omp taskwait " + " ".join(depends))
+
+
+_INTEROP_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+omp[ \t]+interop\b", re.M)
 
 
 def lower_interop(text: str, ast: c_ast.FileAST, offload: str) -> str:
+    if not _INTEROP_DIRECTIVE.search(text):   # (a text search: no walk of the AST for most files)
+        return text
     constructs = [n for n in walk_nodes(ast) if isinstance(n, OmpConstruct) and n.directive.name == "interop"]
     if not constructs:
         return text

@@ -119,6 +119,12 @@ _METADIRECTIVE = re.compile(r"omp[ \t]+metadirective\b")
 _SHAPE_START = re.compile(r"\(\s*\[")
 
 
+def pragma_operator(directive: str) -> str:
+    """`_Pragma("...")`: a directive (its text after `#pragma `) as an operator that may stand on a
+    line with code, its quotes and backslashes escaped."""
+    return '_Pragma("' + directive.replace("\\", "\\\\").replace('"', '\\"') + '")'
+
+
 def blank_lines(text: str, ranges: tuple[tuple[int, int], ...]) -> str:
     """The text with the lines of each (first, last) range emptied; line numbers stay."""
     if not ranges:

@@ -14,6 +14,22 @@ from ompgpu.parser.ctokens import Tokens, scan_statement
 IDENT = re.compile(r"(?<!\.)(?<!->)\b[A-Za-z_]\w*")  # names, not members
 
 
+def line_offsets(text: str) -> list[int]:
+    """Where each line of the text starts (index k: line k + 1, as the AST's coordinates count)."""
+    starts = [0]
+    for m in re.finditer("\n", text):
+        starts.append(m.end())
+    return starts
+
+
+def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """The text with each (start, end, replacement) of `edits` made, the spans those of the
+    text as given (applied from its end back, so that one edit moves no other)."""
+    for start, end, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
 def refer_to_device(text: str, names: dict[str, str]) -> str:
     """The body of a target data construct with each use of a use_device_addr array or scalar
     (OpenMP 5.0) written as the device storage (`names`: name -> replacement): every token that
