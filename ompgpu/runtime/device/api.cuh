@@ -146,14 +146,11 @@ static OMPGPU_CONSTANT int ompgpu_device_identity[2];  // {device number, number
 // which device it is, once per device: omp_get_device_num() and friends read it. Several host
 // threads may race here on the first launch; they write the same values.
 static inline int ompgpu_set_device_identity(int device_num, int num_devices) {
-  enum { kTrackedDevices = 64 };
-  static volatile bool written[kTrackedDevices];
-  const bool tracked = device_num >= 0 && device_num < kTrackedDevices;
-  if (tracked && written[device_num]) return 0;
-  const int identity[2] = {device_num, num_devices};
-  const cudaError_t err = cudaMemcpyToSymbol(ompgpu_device_identity, identity, sizeof identity);
-  if (err == cudaSuccess && tracked) written[device_num] = true;
-  return (int)err;
+  static volatile bool written[OMPGPU_TRACKED_DEVICES];
+  return ompgpu_once_per_device(written, device_num, [device_num, num_devices] {
+    const int identity[2] = {device_num, num_devices};
+    return (int)cudaMemcpyToSymbol(ompgpu_device_identity, identity, sizeof identity);
+  });
 }
 #endif
 

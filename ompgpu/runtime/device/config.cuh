@@ -84,4 +84,20 @@ static_assert(OMPGPU_MAX_BLOCK >= 32 && OMPGPU_MAX_BLOCK <= 1024, "OMPGPU_MAX_BL
   } while (0)
 #endif
 
+#ifndef __CUDACC_RTC__
+// Host side of a translation unit's device code: what its launch stubs tell the device once
+// (ompgpu_set_device_identity, ompgpu_set_indirect_table). `set` (a cudaError_t value) runs until
+// it succeeds on a device, `done` remembering which (devices past the 64th: every time).
+// Several host threads may race here on a first launch; they do the same.
+enum { OMPGPU_TRACKED_DEVICES = 64 };
+template <class Set>
+static inline int ompgpu_once_per_device(volatile bool (&done)[OMPGPU_TRACKED_DEVICES], int device_num, Set set) {
+  const bool tracked = device_num >= 0 && device_num < OMPGPU_TRACKED_DEVICES;
+  if (tracked && done[device_num]) return 0;
+  const int err = set();
+  if (err == 0 && tracked) done[device_num] = true;
+  return err;
+}
+#endif
+
 #endif  // OMPGPU_DEVICE_CONFIG_CUH

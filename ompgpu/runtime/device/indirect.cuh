@@ -43,18 +43,15 @@ extern "C" int ompgpu_indirect_table(int device_num, const void **table, unsigne
 // once per device (several host threads may race here on the first launch; they write the
 // same values).
 static inline int ompgpu_set_indirect_table(int device_num) {
-  enum { kTrackedDevices = 64 };
-  static volatile bool written[kTrackedDevices];
-  const bool tracked = device_num >= 0 && device_num < kTrackedDevices;
-  if (tracked && written[device_num]) return 0;
-  const void *table = 0;
-  unsigned count = 0;
-  int err = ompgpu_indirect_table(device_num, &table, &count);
-  if (err) return err;
-  err = (int)cudaMemcpyToSymbol(ompgpu_indirect_entries, &table, sizeof table);
-  if (err == 0) err = (int)cudaMemcpyToSymbol(ompgpu_indirect_count, &count, sizeof count);
-  if (err == 0 && tracked) written[device_num] = true;
-  return err;
+  static volatile bool written[OMPGPU_TRACKED_DEVICES];
+  return ompgpu_once_per_device(written, device_num, [device_num] {
+    const void *table = 0;
+    unsigned count = 0;
+    int err = ompgpu_indirect_table(device_num, &table, &count);
+    if (err == 0) err = (int)cudaMemcpyToSymbol(ompgpu_indirect_entries, &table, sizeof table);
+    if (err == 0) err = (int)cudaMemcpyToSymbol(ompgpu_indirect_count, &count, sizeof count);
+    return err;
+  });
 }
 #endif
 
