@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+import hashlib
 import os
 import shutil
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from ompgpu.codegen.device import generate_device
 from ompgpu.codegen.host import generate_host
+from ompgpu.codegen.host.program import DeviceImage
 from ompgpu.codegen.host.compat import host_openmp_gaps
 from ompgpu.errors import OmpgpuError, compiling
 from ompgpu.options import Options, UsageError
@@ -40,6 +42,10 @@ class Translation:
     relocatable: bool = False
     kernels: tuple[tuple[str, str], ...] = ()   # (enclosing function, kernel name), in source order
     warnings: tuple[str, ...] = ()   # printed unless -w (error directives of severity warning)
+    # The symbol of the file's device image (its device code compiled on its own and kept as
+    # data of the host object, launched through the runtime); None: nvcc's whole compile, a
+    # device object with launch stubs (relocatable device code, the emulator, no device code).
+    device_image: str | None = None
 
 
 def translate(path: str, opts: Options) -> Translation:
@@ -105,11 +111,12 @@ def _translate(path: str, opts: Options) -> Translation:
             plans = plan_kernels(program, opts.mode)
         with phase("generate device code"):
             device = generate_device(program, plans)
+        image = _device_image(device, opts)
         with phase("generate host code"):
             host = generate_host(program, device.kernel_names, opts.offload, device.globals, device.kernel_modes,
                                  device.kernel_max_threads, opts.offload_arch, device.kernel_dense,
                                  host_openmp_gaps(host_compiler_identity(host_cc())), device.indirect_functions,
-                                 device.indirect_table)
+                                 device.indirect_table, image)
     except OmpgpuError as exc:
         exc.coord = bound.coord_fixer.fix(exc.coord)
         raise
@@ -118,7 +125,19 @@ def _translate(path: str, opts: Options) -> Translation:
     has_device_code = bool(program.kernels or device.globals or device.defines_functions or device.external_device_code)
     return Translation(path, host, device.cuda if has_device_code or opts.emit_cuda else None, remarks,
                        device.external_device_code, tuple((k.function, device.kernel_names[id(k)]) for k in program.kernels),
-                       warnings)
+                       warnings, image.symbol if image is not None and has_device_code else None)
+
+
+def _device_image(device, opts: Options) -> DeviceImage | None:
+    """How the file's device code reaches the GPU: as a device image where it can (issue 35: nvcc
+    compiles device code only, no host pass), else None (nvcc's whole compile). Not for
+    relocatable device code (-c, or calls into other files: linked with nvcc -dlink), nor for
+    `declare target indirect` (its launch stubs set the device's function table)."""
+    if (opts.offload != "cuda" or opts.compile_only or opts.emit_cuda or device.external_device_code
+            or device.indirect_table or device.indirect_calls):
+        return None
+    digest = hashlib.sha1(device.cuda.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return DeviceImage(f"__ompgpu_image_{digest}", dict(device.launch_shapes))
 
 
 def compile_and_link(opts: Options, translated: dict[str, Translation] | None = None) -> int:
@@ -240,6 +259,10 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
     dev_cu = stem.with_suffix(".device.cu") if opts.save_temps else tmp / (stem.name + ".device.cu")
     dev_cu.write_text(t.device_cu, **SOURCE_ENCODING)
     dev_o = tmp / (stem.name + ".device.o")
+    if opts.offload == "cuda" and t.device_image:
+        _compile_device_image(t, opts, dev_cu, dev_o, host_job, stem, tmp)
+        objects.append(str(dev_o))
+        return objects
     if opts.offload == "cuda":
         cuda = find_cuda()
         # Relocatable device code where another file may call into it (-c) or it calls another file.
@@ -260,6 +283,39 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
     _run_jobs([host_job, ("compile device code", cmd, f"compiling the device code of {t.source}")], opts.verbose)
     objects.append(str(dev_o))
     return objects
+
+
+def _compile_device_image(t: Translation, opts: Options, dev_cu: Path, image_o: Path, host_job, stem: Path,
+                          tmp: Path) -> None:
+    """The file's device code compiled on its own into a fatbin (the cubin for the GPU, and its
+    PTX, which the driver compiles for a newer GPU), beside the host compile; then an object
+    that holds the fatbin as data under the image's symbol, which the host code names."""
+    cuda = find_cuda()
+    fatbin = stem.with_suffix(".fatbin") if opts.save_temps else tmp / (stem.name + ".fatbin")
+    cmd = [str(cuda.nvcc), "-std=c++17", opts.opt_level, f"-arch={opts.offload_arch}", "--expt-relaxed-constexpr",
+           "-DOMPGPU_DEVICE_IMAGE", f"-I{DEVICE_RT}", f"-I{HOST_RT}",
+           "-w" if opts.no_warnings else "-Wno-deprecated-gpu-targets", *(["-lineinfo"] if opts.debug else []),
+           "-fatbin", str(dev_cu), "-o", str(fatbin)]
+    _run_jobs([host_job, ("compile device code", cmd, f"compiling the device code of {t.source}")], opts.verbose)
+    asm = tmp / (stem.name + ".image.s")
+    asm.write_text(image_assembly(t.device_image, fatbin), **SOURCE_ENCODING)
+    with phase("device image object"):
+        run([host_cc(), "-c", str(asm), "-o", str(image_o)], opts.verbose, f"assembling the device image of {t.source}")
+
+
+def image_assembly(symbol: str, fatbin: Path) -> str:
+    """Assembly (GNU as, clang's integrated assembler) of an object that holds the file `fatbin`
+    under the hidden symbol `symbol`: read-only data, aligned as the CUDA driver wants a fatbin."""
+    path = str(fatbin.resolve()).replace("\\", "\\\\").replace('"', '\\"')
+    return (f'\t.section .rodata.{symbol},"a",@progbits\n'
+            f"\t.balign 64\n"
+            f"\t.globl {symbol}\n"
+            f"\t.hidden {symbol}\n"
+            f"\t.type {symbol},@object\n"
+            f"{symbol}:\n"
+            f'\t.incbin "{path}"\n'
+            f"\t.size {symbol}, .-{symbol}\n"
+            f'\t.section .note.GNU-stack,"",@progbits\n')
 
 
 def _run_jobs(jobs: list[tuple[str, list[str], str]], verbose: bool) -> None:

@@ -26,6 +26,21 @@ from ompgpu.codegen.device.cdecl import (CGen, has_body, anonymous_tag, base_typ
                                          local_declarations)
 
 
+@dataclass(frozen=True)
+class LaunchShape:
+    """How the host launches one compiled kernel (an instance: the kernel or its dense twin)."""
+    params: int          # the kernel's parameters from the host's arguments
+    packed: int          # teams per block (1: a team per block; more: one more parameter, the number of teams)
+    team_threads: int    # the team size a packed kernel is compiled for (its launch bound)
+
+
+def device_global_symbol(name: str) -> str:
+    """The symbol of the declare target variable `name` in the device code: it lives in namespace
+    ompgpu_user (device.cu.j2) with external linkage, so its name is mangled as the Itanium C++
+    ABI mangles a namespace-scope variable (what the runtime looks up in a device image)."""
+    return f"_ZN11ompgpu_user{len(name)}{name}E"
+
+
 @dataclass
 class DeviceOutput:
     cuda: str
@@ -42,6 +57,8 @@ class DeviceOutput:
     # function that gives their device addresses (None: there are none).
     indirect_functions: tuple[str, ...] = ()
     indirect_table: str | None = None
+    indirect_calls: bool = False  # calls through function pointers (the launch stub sets the device's table)
+    launch_shapes: dict[str, LaunchShape] = field(default_factory=dict)  # by kernel instance name
 
 
 def indirect_table_name(path: str) -> str:
@@ -187,7 +204,10 @@ class DeviceGenerator:
         dense = frozenset(id(k) for k, kt in zip(self.p.kernels, kernels) if len(kt["variants"]) > 1)
         return DeviceOutput(cuda, names, modes, self.remarks, tuple(self.global_names), max_threads, dense,
                             external_device_code=bool(self.external_calls), defines_functions=bool(fn_texts),
-                            indirect_functions=tuple(indirect), indirect_table=indirect_table)
+                            indirect_functions=tuple(indirect), indirect_table=indirect_table,
+                            indirect_calls=self.indirect_calls,
+                            launch_shapes={v["name"]: LaunchShape(len(kt["params"]), kt["packed"], kt["max_threads"])
+                                           for kt in kernels for v in kt["variants"]})
 
     # -- declarations the device needs --------------------------------------------
     def _is_user_decl(self, node: c_ast.Node) -> bool:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import bisect
 import re
+from dataclasses import dataclass, field
 
 from ompgpu.analysis.symbols import has_side_effect, is_pointer, resolve_typedef
+from ompgpu.codegen.device.program import LaunchShape, device_global_symbol
 from ompgpu.codegen.footprint import short_iteration
 from ompgpu.codegen.render import render
 from ompgpu.errors import UnsupportedError
@@ -44,11 +46,20 @@ RENAMED_HOST_API = ("omp_target_alloc", "omp_target_free", "omp_target_memcpy", 
 _RENAME_RE = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|\b(' + "|".join(RENAMED_HOST_API) + r")\b")
 
 
+@dataclass(frozen=True)
+class DeviceImage:
+    """The file's device code compiled on its own, as data of its host object (the driver
+    assembles it under `symbol`): the host code launches its kernels through the runtime
+    (runtime/host/image.cpp) instead of launch stubs in a device object."""
+    symbol: str
+    shapes: dict[str, LaunchShape] = field(default_factory=dict)   # by kernel instance name
+
+
 def generate_host(program: Program, kernel_names: dict[int, str], offload: str, device_globals: tuple[str, ...] = (),
                   kernel_modes: dict[int, str] | None = None, kernel_max_threads: dict[int, int] | None = None,
                   offload_arch: str = "sm_90", kernel_dense: frozenset[int] = frozenset(),
                   host_gaps: frozenset[str] = frozenset(), indirect_functions: tuple[str, ...] = (),
-                  indirect_table: str | None = None) -> str:
+                  indirect_table: str | None = None, image: DeviceImage | None = None) -> str:
     """The host code of the file; `host_gaps` names the OpenMP the host compiler lacks
     (compat.host_openmp_gaps), which the host code gets lowered."""
     pre = program.bound.pre
@@ -146,8 +157,12 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
                       sections=sections)
 
     body = replace(0, len(text), sorted(spans, key=lambda s: (s[0], -s[1])))
-    globals_ = [{"name": g, "link": g in link_globals} for g in device_globals]
-    return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body, globals=globals_,
+    globals_ = [{"name": g, "link": g in link_globals, "symbol": device_global_symbol(g)} for g in device_globals]
+    if image is not None:
+        for k in descs:
+            for v in k["variants"]:
+                v["shape"] = image.shapes[v["name"]]
+    return render("host.c.j2", source=pre.path, descs=descs, locs=locs, body=body, globals=globals_, image=image,
                   indirect_functions=indirect_functions, indirect_table=indirect_table,
                   unified_shared_memory=_requires(program, "unified_shared_memory"),
                   async_copies=re.search(r"\bompgpu_omp_target_memcpy(?:_rect)?_async\b", body) is not None)
@@ -257,7 +272,7 @@ def _kernel_desc(k: Kernel, kname: str, offload: str, mode: str = "generic", max
     names = [kname] + ([f"{kname}__dense"] if dense else [])
     return {"var": f"__ompgpu_kd_{kname}", "name": kname, "file": k.coord.file, "line": k.coord.line, "col": k.coord.col,
             "mode": "OMPGPU_MODE_SPMD" if mode == "spmd" else "OMPGPU_MODE_GENERIC", "max_threads": max_threads,
-            "variants": [{"launch": f"__ompgpu_launch_{n}", "occupancy": f"__ompgpu_occupancy_{n}"} for n in names],
+            "variants": [{"name": n, "launch": f"__ompgpu_launch_{n}", "occupancy": f"__ompgpu_occupancy_{n}"} for n in names],
             "default_threads": 0, "construct": construct,
             # A target region without teams runs as one team.
             "static_teams": 0 if k.teams is not None else 1}

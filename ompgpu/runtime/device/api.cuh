@@ -138,8 +138,16 @@ typedef struct omp_alloctrait_t {
 } omp_alloctrait_t;
 
 // Which device this is and how many there are: written once per device and translation unit
-// by the launch stub before the first kernel runs there (ompgpu_set_device_identity).
+// by the launch stub before the first kernel runs there (ompgpu_set_device_identity), or, in a
+// device image (compiled on its own, one module per file), by the runtime when it loads the
+// image, which finds it by this name (runtime/host/image.cpp).
+#ifdef OMPGPU_DEVICE_IMAGE
+extern "C" {
+OMPGPU_CONSTANT int ompgpu_device_identity[2];  // {device number, number of devices}
+}
+#else
 static OMPGPU_CONSTANT int ompgpu_device_identity[2];  // {device number, number of devices}
+#endif
 
 #ifndef __CUDACC_RTC__
 // Host side: tells this translation unit's copy of ompgpu_device_identity on the current device

@@ -208,6 +208,29 @@ int   ompgpu_omp_target_memcpy_rect_async(void *dst, const void *src, size_t ele
    host's storage). */
 void ompgpu_require_unified_shared_memory(void);
 
+/* Device images (runtime/host/image.cpp): a file whose device code was compiled on its own
+   carries it in its host object (`data`: a fatbin); its generated host code defines one
+   ompgpu_image_kernel per kernel, and launch and occupancy stubs that call these. The runtime
+   fills `module` and `function` (per CUDA device, the first OMPGPU_IMAGE_DEVICES: CUmodule,
+   CUfunction) at the first need on a device. Returns as the stubs of nvcc's whole compile do:
+   a cudaError_t value; teams per SM (0: unknown); a device address (NULL: none). */
+enum { OMPGPU_IMAGE_DEVICES = 64, OMPGPU_IMAGE_MAX_PARAMS = 1024 };
+typedef struct ompgpu_device_image {
+  const unsigned char *data;
+  void *module[OMPGPU_IMAGE_DEVICES];
+} ompgpu_device_image;
+typedef struct ompgpu_image_kernel {
+  ompgpu_device_image *image;
+  const char *name;          /* the kernel's (extern "C") name in the image */
+  unsigned params;           /* its parameters (packed teams: and the number of teams after them) */
+  unsigned packed;           /* teams per block (0 or 1: a team per block) */
+  unsigned team_threads;     /* packed: the team size it is compiled for */
+  void *function[OMPGPU_IMAGE_DEVICES];
+} ompgpu_image_kernel;
+int ompgpu_image_launch(ompgpu_image_kernel *k, const ompgpu_launch_config *cfg, void **args);
+int ompgpu_image_occupancy(ompgpu_image_kernel *k, int threads_per_team, unsigned dyn_shmem, int *local_bytes);
+void *ompgpu_image_global(ompgpu_device_image *image, const char *symbol);
+
 /* The kernels of one translation unit (a generated constructor calls it before main). The
    runtime starts the devices at program start on a background thread: it creates the default
    device's context and loads these kernels' device code while the program's own start-up

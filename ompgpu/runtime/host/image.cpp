@@ -1,0 +1,217 @@
+// Device images (issue 35): a file whose device code was compiled on its own (device code only,
+// no host pass: a fatbin with the sm_XX cubin and its PTX) carries that image in its host object
+// as data; its generated host code launches the kernels through here. The image is loaded as a
+// module into a device's primary context at the first need there (the start-up's occupancy
+// query, off the critical path), through the CUDA driver API, as clang's offload runtime does;
+// the driver's functions come from the CUDA runtime's entry-point query, so nothing links
+// libcuda. Loading writes the module's copy of ompgpu_device_identity (runtime/device/api.cuh)
+// once per device, which a launch stub of nvcc's whole compile writes at its first launch.
+#include "host_internal.hpp"
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+
+#ifndef OMPGPU_EMU
+#include <cuda.h>
+#endif
+
+namespace ompgpu_host {
+namespace {
+
+#ifndef OMPGPU_EMU
+
+// The driver functions images need, with the signatures of CUDA 12.0's ABI (the version asked for).
+struct Driver {
+  CUresult (*module_load_data)(CUmodule *, const void *) = nullptr;
+  CUresult (*module_get_function)(CUfunction *, CUmodule, const char *) = nullptr;
+  CUresult (*module_get_global)(CUdeviceptr *, size_t *, CUmodule, const char *) = nullptr;
+  CUresult (*launch_kernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+                            void **, void **) = nullptr;
+  CUresult (*occupancy)(int *, CUfunction, int, size_t) = nullptr;
+  CUresult (*func_get_attribute)(int *, CUfunction_attribute, CUfunction) = nullptr;
+  CUresult (*memcpy_htod)(CUdeviceptr, const void *, size_t) = nullptr;
+  cudaError_t missing = cudaSuccess;   // why a function could not be found
+};
+
+template <class Fn>
+void entry_point(Driver &d, const char *name, Fn &fn) {
+  void *p = nullptr;
+  cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
+  const cudaError_t err = cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &status);
+  if (err != cudaSuccess || status != cudaDriverEntryPointSuccess || p == nullptr) {
+    (void)cudaGetLastError();
+    if (d.missing == cudaSuccess) d.missing = err != cudaSuccess ? err : cudaErrorSymbolNotFound;
+    return;
+  }
+  fn = reinterpret_cast<Fn>(p);
+}
+
+const Driver &driver() {
+  static const Driver d = [] {
+    Driver x;
+    entry_point(x, "cuModuleLoadData", x.module_load_data);
+    entry_point(x, "cuModuleGetFunction", x.module_get_function);
+    entry_point(x, "cuModuleGetGlobal", x.module_get_global);
+    entry_point(x, "cuLaunchKernel", x.launch_kernel);
+    entry_point(x, "cuOccupancyMaxActiveBlocksPerMultiprocessor", x.occupancy);
+    entry_point(x, "cuFuncGetAttribute", x.func_get_attribute);
+    entry_point(x, "cuMemcpyHtoD", x.memcpy_htod);
+    return x;
+  }();
+  return d;
+}
+
+// The driver's error codes are the runtime's where both have one (cudaError_t's documentation).
+int as_cuda_error(CUresult r) { return static_cast<int>(r); }
+
+int current_device() {
+  int d = -1;
+  if (cudaGetDevice(&d) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  return d;
+}
+
+struct Images {
+  std::mutex mu;
+  // modules of devices past OMPGPU_IMAGE_DEVICES, and of every device while loading
+  std::map<std::pair<ompgpu_device_image *, int>, CUmodule> modules;
+  std::map<std::pair<const ompgpu_image_kernel *, int>, CUfunction> functions;
+};
+Images &images() {
+  static Images *s = new Images();   // never destroyed: kernels may launch from exit handlers
+  return *s;
+}
+
+// The image's module on the current device `d`, loaded at the first call there (0: *err says why).
+CUmodule module_on(ompgpu_device_image *image, int d, int *err) {
+  const bool cached = d >= 0 && d < OMPGPU_IMAGE_DEVICES;
+  if (cached) {
+    if (void *m = __atomic_load_n(&image->module[d], __ATOMIC_ACQUIRE))
+      return static_cast<CUmodule>(m);
+  }
+  const Driver &drv = driver();
+  if (drv.missing != cudaSuccess) {
+    *err = static_cast<int>(drv.missing);
+    return nullptr;
+  }
+  Images &s = images();
+  std::lock_guard<std::mutex> g(s.mu);
+  auto it = s.modules.find({image, d});
+  if (it != s.modules.end()) return it->second;
+  // The primary context of the device: the runtime makes it current (activate_device did, and
+  // a runtime call here makes sure on this thread).
+  (void)cudaFree(nullptr);
+  CUmodule m = nullptr;
+  CUresult r = drv.module_load_data(&m, image->data);
+  if (r != CUDA_SUCCESS) {
+    *err = as_cuda_error(r);
+    return nullptr;
+  }
+  // Which device this is and how many there are (omp_get_device_num in device code).
+  CUdeviceptr identity = 0;
+  size_t bytes = 0;
+  if (drv.module_get_global(&identity, &bytes, m, "ompgpu_device_identity") == CUDA_SUCCESS && bytes == 2 * sizeof(int)) {
+    const int values[2] = {d, static_cast<int>(rt().num_devices)};
+    r = drv.memcpy_htod(identity, values, sizeof values);
+    if (r != CUDA_SUCCESS) {
+      *err = as_cuda_error(r);
+      return nullptr;
+    }
+  }
+  s.modules.emplace(std::make_pair(image, d), m);
+  if (cached) __atomic_store_n(&image->module[d], static_cast<void *>(m), __ATOMIC_RELEASE);
+  return m;
+}
+
+CUfunction function_on(ompgpu_image_kernel *k, int d, int *err) {
+  const bool cached = d >= 0 && d < OMPGPU_IMAGE_DEVICES;
+  if (cached) {
+    if (void *f = __atomic_load_n(&k->function[d], __ATOMIC_ACQUIRE)) return static_cast<CUfunction>(f);
+  }
+  CUmodule m = module_on(k->image, d, err);
+  if (!m) return nullptr;
+  Images &s = images();
+  std::lock_guard<std::mutex> g(s.mu);
+  auto it = s.functions.find({k, d});
+  if (it != s.functions.end()) return it->second;
+  CUfunction f = nullptr;
+  const CUresult r = driver().module_get_function(&f, m, k->name);
+  if (r != CUDA_SUCCESS) {
+    *err = as_cuda_error(r);
+    return nullptr;
+  }
+  s.functions.emplace(std::make_pair(static_cast<const ompgpu_image_kernel *>(k), d), f);
+  if (cached) __atomic_store_n(&k->function[d], static_cast<void *>(f), __ATOMIC_RELEASE);
+  return f;
+}
+
+#endif  // OMPGPU_EMU
+
+}  // namespace
+}  // namespace ompgpu_host
+
+using namespace ompgpu_host;
+
+#ifndef OMPGPU_EMU
+
+extern "C" int ompgpu_image_launch(ompgpu_image_kernel *k, const ompgpu_launch_config *cfg, void **args) {
+  int err = 0;
+  CUfunction f = function_on(k, current_device(), &err);
+  if (!f) return err ? err : static_cast<int>(cudaErrorInvalidDeviceFunction);
+  unsigned grid = cfg->num_teams, block = cfg->threads_per_team;
+  void *packed_args[OMPGPU_IMAGE_MAX_PARAMS + 1];
+  unsigned league = cfg->num_teams;
+  if (k->packed > 1) {
+    // Packed teams: blocks of `packed` teams of the kernel's constant team size; the kernel's
+    // last parameter is the number of teams (the warps of the last block past it leave).
+    if (cfg->threads_per_team != k->team_threads || k->params > OMPGPU_IMAGE_MAX_PARAMS)
+      return static_cast<int>(cudaErrorInvalidConfiguration);
+    grid = (cfg->num_teams + k->packed - 1) / k->packed;
+    block = cfg->threads_per_team * k->packed;
+    for (unsigned i = 0; i < k->params; ++i) packed_args[i] = args[i];
+    packed_args[k->params] = &league;
+    args = packed_args;
+  }
+  const CUresult r = driver().launch_kernel(f, grid, 1, 1, block, 1, 1, static_cast<unsigned>(cfg->dyn_shmem),
+                                            static_cast<CUstream>(cfg->stream), args, nullptr);
+  return as_cuda_error(r);
+}
+
+extern "C" int ompgpu_image_occupancy(ompgpu_image_kernel *k, int threads_per_team, unsigned dyn_shmem, int *local_bytes) {
+  int err = 0;
+  CUfunction f = function_on(k, current_device(), &err);
+  if (!f) return 0;
+  const unsigned packed = k->packed > 1 ? k->packed : 1;
+  int blocks = 0, local = 0;
+  const Driver &drv = driver();
+  if (drv.occupancy(&blocks, f, threads_per_team * static_cast<int>(packed), dyn_shmem) != CUDA_SUCCESS ||
+      drv.func_get_attribute(&local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, f) != CUDA_SUCCESS)
+    return 0;
+  *local_bytes = local;
+  return blocks * static_cast<int>(packed);   // teams
+}
+
+extern "C" void *ompgpu_image_global(ompgpu_device_image *image, const char *symbol) {
+  int err = 0;
+  CUmodule m = module_on(image, current_device(), &err);
+  if (!m) return nullptr;
+  CUdeviceptr p = 0;
+  size_t bytes = 0;
+  if (driver().module_get_global(&p, &bytes, m, symbol) != CUDA_SUCCESS) return nullptr;
+  return reinterpret_cast<void *>(static_cast<std::uintptr_t>(p));
+}
+
+#else  // the emulator runs device code compiled with its launch stubs, never an image
+
+extern "C" int ompgpu_image_launch(ompgpu_image_kernel *, const ompgpu_launch_config *, void **) {
+  return static_cast<int>(cudaErrorInvalidValue);
+}
+extern "C" int ompgpu_image_occupancy(ompgpu_image_kernel *, int, unsigned, int *) { return 0; }
+extern "C" void *ompgpu_image_global(ompgpu_device_image *, const char *) { return nullptr; }
+
+#endif
