@@ -7,7 +7,9 @@ import subprocess
 from importlib import metadata
 
 from ompgpu import __version__
-from ompgpu.toolchain import find_cuda, host_cc, host_compiler_support, host_cxx
+from ompgpu.errors import ToolchainError
+from ompgpu.nvrtc import find_nvrtc
+from ompgpu.toolchain import find_cuda, find_cuda_runtime, host_cc, host_compiler_support, host_cxx
 
 
 def _first_line(cmd: list[str]) -> str | None:
@@ -56,13 +58,26 @@ def doctor() -> int:
     lines, ok = python_packages()
     for line in lines:
         print(line)
-    cuda = find_cuda(required=False)
+    # The device compilers: NVRTC in-process for a file's device image, nvcc for relocatable
+    # device code (-c, calls between files) and for what NVRTC rejects.
+    nvrtc, cuda = find_nvrtc(), find_cuda(required=False)
+    if nvrtc:
+        print(f"NVRTC:        {nvrtc.path} (CUDA {nvrtc.version()}): compiles each file's device code in-process")
+    else:
+        print("NVRTC:        not found (pip install 'ompgpu[cuda]'): nvcc compiles all device code")
     if cuda:
         print(f"nvcc:         {cuda.nvcc} (CUDA {cuda.version()})")
     else:
-        ok = False
-        print("nvcc:         not found (set CUDA_HOME, put nvcc on PATH, or pip install nvidia-cuda-nvcc-cu12);"
-              " --offload=emu and --offload=none still work")
+        print("nvcc:         not found (set CUDA_HOME, put nvcc on PATH, or pip install nvidia-cuda-nvcc): "
+              + ("builds with -c and device calls between files need it" if nvrtc else
+                 "no device compiler; --offload=emu and --offload=none still work"))
+    try:
+        runtime = find_cuda_runtime()
+        print(f"CUDA runtime: {runtime.include.parent}")
+    except ToolchainError as exc:
+        runtime = None
+        print(f"CUDA runtime: not found ({exc.message})")
+    ok &= runtime is not None and (nvrtc is not None or cuda is not None)
     for label, tool in (("C compiler", host_cc()), ("C++ compiler", host_cxx())):
         line = _first_line([tool, "--version"])
         ok &= line is not None

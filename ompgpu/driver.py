@@ -15,7 +15,8 @@ from ompgpu.codegen.device import generate_device
 from ompgpu.codegen.host import generate_host
 from ompgpu.codegen.host.program import DeviceImage
 from ompgpu.codegen.host.compat import host_openmp_gaps
-from ompgpu.errors import OmpgpuError, compiling
+from ompgpu.errors import OmpgpuError, ToolchainError, compiling
+from ompgpu.nvrtc import NvrtcError, find_nvrtc
 from ompgpu.options import Options, UsageError
 from ompgpu.outliner.outline import outline
 from ompgpu.parser.bind import bind_pragmas
@@ -287,18 +288,41 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
 
 def _compile_device_image(t: Translation, opts: Options, dev_cu: Path, image_o: Path, host_job, stem: Path,
                           tmp: Path) -> None:
-    """The file's device code compiled on its own into a fatbin (the cubin for the GPU, and its
-    PTX, which the driver compiles for a newer GPU), beside the host compile; then an object
-    that holds the fatbin as data under the image's symbol, which the host code names."""
-    cuda = find_cuda()
-    fatbin = stem.with_suffix(".fatbin") if opts.save_temps else tmp / (stem.name + ".fatbin")
-    cmd = [str(cuda.nvcc), "-std=c++17", opts.opt_level, f"-arch={opts.offload_arch}", "--expt-relaxed-constexpr",
-           "-DOMPGPU_DEVICE_IMAGE", f"-I{DEVICE_RT}", f"-I{HOST_RT}",
-           "-w" if opts.no_warnings else "-Wno-deprecated-gpu-targets", *(["-lineinfo"] if opts.debug else []),
-           "-fatbin", str(dev_cu), "-o", str(fatbin)]
-    _run_jobs([host_job, ("compile device code", cmd, f"compiling the device code of {t.source}")], opts.verbose)
+    """The file's device code compiled on its own, beside the host compile, then an object that
+    holds the image as data under the image's symbol, which the host code names. NVRTC compiles
+    it in-process where it is installed (a cubin); else nvcc does (a fatbin: the cubin and its
+    PTX, which the driver compiles for a newer GPU), as it does code NVRTC rejects (NVRTC lacks
+    the C library's headers and GNU C++: device code that needs them)."""
+    image = (stem if opts.save_temps else tmp / stem.name).with_suffix(".cubin")
+    nvrtc = find_nvrtc()
+    compiled_by_nvrtc = False
+    if nvrtc is not None:
+        def compile_with_nvrtc() -> None:
+            nonlocal compiled_by_nvrtc
+            with phase("compile device code"):
+                options = ["-std=c++17", f"-arch={opts.offload_arch}", "-default-device", "-DOMPGPU_DEVICE_IMAGE",
+                           f"-I{DEVICE_RT / 'rtc'}", f"-I{DEVICE_RT}", f"-I{HOST_RT}", "-w", *(["-lineinfo"] if opts.debug else [])]
+                if opts.verbose:
+                    print(f"ompgpu: NVRTC {nvrtc.version()} ({nvrtc.path}): {' '.join(options)} {dev_cu}", file=sys.stderr)
+                try:
+                    image.write_bytes(nvrtc.compile(t.device_cu, dev_cu.name, options).cubin)
+                    compiled_by_nvrtc = True
+                except NvrtcError as exc:
+                    if find_cuda(required=False) is None:
+                        raise ToolchainError(f"NVRTC cannot compile the device code of {t.source}:\n{exc.log.strip()}") from None
+                    if opts.verbose:
+                        print(f"ompgpu: NVRTC cannot compile the device code of {t.source}; nvcc compiles it", file=sys.stderr)
+        _run_jobs([host_job, compile_with_nvrtc], opts.verbose)
+    if not compiled_by_nvrtc:
+        image = image.with_suffix(".fatbin")
+        cmd = [str(find_cuda().nvcc), "-std=c++17", opts.opt_level, f"-arch={opts.offload_arch}", "--expt-relaxed-constexpr",
+               "-DOMPGPU_DEVICE_IMAGE", f"-I{DEVICE_RT}", f"-I{HOST_RT}",
+               "-w" if opts.no_warnings else "-Wno-deprecated-gpu-targets", *(["-lineinfo"] if opts.debug else []),
+               "-fatbin", str(dev_cu), "-o", str(image)]
+        device_job = ("compile device code", cmd, f"compiling the device code of {t.source}")
+        _run_jobs([device_job] if nvrtc is not None else [host_job, device_job], opts.verbose)
     asm = tmp / (stem.name + ".image.s")
-    asm.write_text(image_assembly(t.device_image, fatbin), **SOURCE_ENCODING)
+    asm.write_text(image_assembly(t.device_image, image), **SOURCE_ENCODING)
     with phase("device image object"):
         run([host_cc(), "-c", str(asm), "-o", str(image_o)], opts.verbose, f"assembling the device image of {t.source}")
 
@@ -318,11 +342,15 @@ def image_assembly(symbol: str, fatbin: Path) -> str:
             f'\t.section .note.GNU-stack,"",@progbits\n')
 
 
-def _run_jobs(jobs: list[tuple[str, list[str], str]], verbose: bool) -> None:
-    """Runs the (phase, command, what) jobs at once, one thread each (the tools are separate
-    processes: a file's host compile runs beside its device compile). Each is timed as its
-    phase; the first failing job, in list order, is the error."""
+def _run_jobs(jobs: list, verbose: bool) -> None:
+    """Runs the jobs at once, one thread each: a (phase, command, what) job runs a tool (a
+    separate process: a file's host compile runs beside its device compile), timed as its
+    phase; a callable job runs in-process (NVRTC, which lets go of the GIL). The first failing
+    job, in list order, is the error."""
     def one(job):
+        if callable(job):
+            job()
+            return
         name, cmd, what = job
         with phase(name):
             run(cmd, verbose, what)

@@ -60,8 +60,8 @@ def _nvcc_candidates() -> list[Path]:
     if which:
         cands.append(Path(which))
     cands.append(Path("/usr/local/cuda/bin/nvcc"))
-    for site in {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}:
-        cands.append(Path(site) / "nvidia" / "cuda_nvcc" / "bin" / "nvcc")
+    for site in _site_dirs():
+        cands += [site / "nvidia" / "cu13" / "bin" / "nvcc", site / "nvidia" / "cuda_nvcc" / "bin" / "nvcc"]
     return cands
 
 
@@ -91,10 +91,40 @@ def find_cuda(required: bool = True) -> Cuda | None:
             return Cuda(nvcc, home)
     if required:
         raise ToolchainError(
-            "cannot find nvcc: set CUDA_HOME, put nvcc on PATH, or `pip install nvidia-cuda-nvcc-cu12`; "
-            "use --offload=emu to run on the CPU or --offload=none for host-only code"
+            "cannot find nvcc, which relocatable device code (-c, device calls between files) and code that NVRTC "
+            "rejects need: set CUDA_HOME, put nvcc on PATH, or `pip install nvidia-cuda-nvcc`; one file's program "
+            "builds with NVRTC alone (`pip install 'ompgpu[cuda]'`); use --offload=emu to run on the CPU or "
+            "--offload=none for host-only code"
         )
     return None
+
+
+@dataclass(frozen=True)
+class CudaRuntime:
+    """The CUDA runtime's headers and static library, which the host runtime builds against."""
+    include: Path
+    libdir: Path
+
+
+def _site_dirs() -> list[Path]:
+    return [Path(p) for p in dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])]
+
+
+@functools.lru_cache(maxsize=None)
+def find_cuda_runtime() -> CudaRuntime:
+    """The toolkit's (the one nvcc belongs to), else NVIDIA's pip wheel (nvidia-cuda-runtime:
+    `nvidia/cu13` in site-packages), so that NVRTC and that wheel build GPU programs alone."""
+    cuda = find_cuda(required=False)
+    if cuda is not None:
+        return CudaRuntime(cuda.include, cuda.libdir)
+    for site in _site_dirs():
+        for folder in ("nvidia/cu13", "nvidia/cuda_runtime"):
+            home = site / folder
+            if (home / "include" / "cuda_runtime.h").exists() and (home / "lib" / "libcudart_static.a").exists():
+                return CudaRuntime(home / "include", home / "lib")
+    raise ToolchainError("cannot find the CUDA runtime (cuda_runtime.h, libcudart_static.a): set CUDA_HOME, put nvcc "
+                         "on PATH, or `pip install 'ompgpu[cuda]'`; use --offload=emu to run on the CPU or "
+                         "--offload=none for host-only code")
 
 
 # Not $CC and $CXX: those name ompgpu itself where it is the compiler of a build (CC=ompgpu
@@ -282,7 +312,7 @@ def _runtime_archive(offload: str, verbose: bool) -> list[str]:
         flags = ["-std=c++17", "-O2", "-DOMPGPU_EMU", "-include", str(EMU_HEADER), f"-I{HOST_RT}", f"-I{EMU_RT}"]
         libs = ["-lpthread"]
     else:
-        cuda = find_cuda()
+        cuda = find_cuda_runtime()
         flags = ["-std=c++17", "-O2", f"-I{cuda.include}", f"-I{HOST_RT}"]
         libs = [f"-L{cuda.libdir}", "-lcudart_static", "-ldl", "-lpthread", "-lrt"]
     key = _sources_hash(sources + headers, f"{offload} {cxx} {' '.join(flags)}")

@@ -32,6 +32,7 @@ from ompgpu.options import UsageError, parse_cc_args
 from ompgpu.parser.cfront import CppFailed, parse_c, preprocess
 from ompgpu.parser.loop_transforms import apply_loop_transforms
 from ompgpu.python_api.signature import Signatures, find_signatures
+from ompgpu.nvrtc import find_nvrtc
 from ompgpu.toolchain import cache_dir, find_cuda, host_cc, host_cxx, runtime_dynamic_list
 
 PACKAGE_DIR = Path(ompgpu.__file__).resolve().parent
@@ -160,10 +161,12 @@ def _build(text, pre, options, default_opt, filename, offload, folder: Path, lin
 
 
 def _device_compiler(offload: str) -> str:
+    """The device compilers a build may use (part of the cache key)."""
     if offload != "cuda":
         return ""
-    cuda = find_cuda()
-    return f"{cuda.nvcc} {cuda.version()}"
+    nvrtc, cuda = find_nvrtc(), find_cuda(required=nvrtc is None)
+    return " ".join(([f"NVRTC {nvrtc.path} {nvrtc.version()}"] if nvrtc else []) +
+                    ([f"{cuda.nvcc} {cuda.version()}"] if cuda else []))
 
 
 def _compile_error(exc: OmpgpuError, sources: dict[str, list[str]]) -> CompileError:

@@ -1,4 +1,6 @@
-"""Every run-and-check program also builds for the GPU (nvcc, sm_90); no GPU needed."""
+"""Every run-and-check program also builds for the GPU (nvcc, sm_90); no GPU needed. NVRTC is
+turned off here (OMPGPU_DEVICE_COMPILER=nvcc): test_programs_nvrtc.py builds them with it."""
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +18,8 @@ PROGRAMS = sorted((ROOT / "programs").glob("*.c"))
 @pytest.mark.parametrize("src", PROGRAMS, ids=lambda p: p.stem)
 def test_program_builds_for_the_gpu(src, tmp_path):
     r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "--offload-arch=sm_90", str(src), "-o",
-                        str(tmp_path / src.stem)], capture_output=True, text=True, timeout=900)
+                        str(tmp_path / src.stem)], capture_output=True, text=True, timeout=900,
+                       env=dict(os.environ, OMPGPU_DEVICE_COMPILER="nvcc"))
     if src.stem in KNOWN_UNSUPPORTED:
         assert r.returncode == 1 and KNOWN_UNSUPPORTED[src.stem] in r.stderr, r.stderr
         return

@@ -1,0 +1,117 @@
+"""NVRTC, NVIDIA's device compiler as a library, called in-process (issue 35).
+
+A device image compiled here costs one call (no nvcc process chain: no gcc -E, cudafe++, cicc
+and ptxas processes), and needs no CUDA toolkit: `pip install 'ompgpu[cuda]'` brings NVRTC as
+NVIDIA's wheel. The library is looked up in that wheel (site-packages `nvidia/cu13/lib`, or
+the CUDA 12 wheel's `nvidia/cuda_nvrtc/lib`), then in the toolkit that `$CUDA_HOME` or nvcc
+names. The C and C++ headers it lacks come from runtime/device/rtc.
+"""
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+import sysconfig
+from dataclasses import dataclass
+from pathlib import Path
+
+from ompgpu.errors import ToolchainError
+
+NVRTC_SUCCESS = 0
+
+
+def _candidates() -> list[Path]:
+    found = []
+    sites = dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
+    for site in sites:
+        for lib in ("nvidia/cu13/lib", "nvidia/cuda_nvrtc/lib"):
+            found += sorted((Path(site) / lib).glob("libnvrtc.so.*"))
+    homes = [os.environ.get("CUDA_HOME"), "/usr/local/cuda"]
+    for home in filter(None, homes):
+        for lib in ("lib64", "lib"):
+            found += sorted((Path(home) / lib).glob("libnvrtc.so*"))
+    return [p for p in found if p.name.count(".") >= 2 and "builtins" not in p.name]
+
+
+@dataclass(frozen=True)
+class CompiledImage:
+    cubin: bytes
+    log: str
+
+
+class NvrtcError(Exception):
+    """NVRTC rejected the device code (the log says why)."""
+
+    def __init__(self, log: str):
+        super().__init__(log)
+        self.log = log
+
+
+class Nvrtc:
+    def __init__(self, path: Path):
+        self.path = path
+        lib = ctypes.CDLL(str(path))
+        self._lib = lib
+        p, c, i, s = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int, ctypes.c_size_t
+        self._sig("nvrtcVersion", [ctypes.POINTER(i), ctypes.POINTER(i)])
+        self._sig("nvrtcCreateProgram", [ctypes.POINTER(p), c, c, i, ctypes.POINTER(c), ctypes.POINTER(c)])
+        self._sig("nvrtcCompileProgram", [p, i, ctypes.POINTER(c)])
+        self._sig("nvrtcGetProgramLogSize", [p, ctypes.POINTER(s)])
+        self._sig("nvrtcGetProgramLog", [p, c])
+        self._sig("nvrtcGetCUBINSize", [p, ctypes.POINTER(s)])
+        self._sig("nvrtcGetCUBIN", [p, c])
+        self._sig("nvrtcDestroyProgram", [ctypes.POINTER(p)])
+        lib.nvrtcGetErrorString.restype = c
+        lib.nvrtcGetErrorString.argtypes = [i]
+
+    def _sig(self, name: str, args: list) -> None:
+        fn = getattr(self._lib, name)
+        fn.restype = ctypes.c_int
+        fn.argtypes = args
+
+    def _check(self, status: int, what: str) -> None:
+        if status != NVRTC_SUCCESS:
+            raise ToolchainError(f"NVRTC ({self.path}): {what} failed: {self._lib.nvrtcGetErrorString(status).decode()}")
+
+    def version(self) -> str:
+        major, minor = ctypes.c_int(), ctypes.c_int()
+        self._check(self._lib.nvrtcVersion(ctypes.byref(major), ctypes.byref(minor)), "nvrtcVersion")
+        return f"{major.value}.{minor.value}"
+
+    def compile(self, source: str, name: str, options: list[str]) -> CompiledImage:
+        """The cubin of `source` (options as nvcc spells them: -arch=sm_90, -I, -D); NvrtcError with
+        NVRTC's log where it rejects the code. ctypes lets go of the GIL during the call, so the
+        host compile of the same file runs meanwhile."""
+        prog = ctypes.c_void_p()
+        self._check(self._lib.nvrtcCreateProgram(ctypes.byref(prog), source.encode("utf-8", "surrogateescape"),
+                                                 name.encode(), 0, None, None), "nvrtcCreateProgram")
+        try:
+            encoded = [o.encode("utf-8", "surrogateescape") for o in options]
+            argv = (ctypes.c_char_p * len(encoded))(*encoded)
+            status = self._lib.nvrtcCompileProgram(prog, len(encoded), argv)
+            size = ctypes.c_size_t()
+            self._check(self._lib.nvrtcGetProgramLogSize(prog, ctypes.byref(size)), "nvrtcGetProgramLogSize")
+            buf = ctypes.create_string_buffer(size.value)
+            self._check(self._lib.nvrtcGetProgramLog(prog, buf), "nvrtcGetProgramLog")
+            log = buf.value.decode("utf-8", "replace")
+            if status != NVRTC_SUCCESS:
+                raise NvrtcError(log)
+            self._check(self._lib.nvrtcGetCUBINSize(prog, ctypes.byref(size)), "nvrtcGetCUBINSize")
+            cubin = ctypes.create_string_buffer(size.value)
+            self._check(self._lib.nvrtcGetCUBIN(prog, cubin), "nvrtcGetCUBIN")
+            return CompiledImage(cubin.raw, log)
+        finally:
+            self._lib.nvrtcDestroyProgram(ctypes.byref(prog))
+
+
+@functools.lru_cache(maxsize=None)
+def find_nvrtc() -> Nvrtc | None:
+    """NVRTC, or None where no copy loads (OMPGPU_DEVICE_COMPILER=nvcc: None, nvcc compiles)."""
+    if os.environ.get("OMPGPU_DEVICE_COMPILER", "") == "nvcc":
+        return None
+    for path in _candidates():
+        try:
+            return Nvrtc(path)
+        except (OSError, AttributeError):
+            continue
+    return None

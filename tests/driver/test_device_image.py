@@ -1,0 +1,114 @@
+"""Tier 1: device images (issue 35). A file's device code compiled on its own is kept as data of
+its host object, and its host code launches the kernels through the runtime: the host code's
+stubs, the image object, and when a file keeps nvcc's whole compile instead. No GPU needed."""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ompgpu.codegen.device.program import device_global_symbol
+from ompgpu.driver import image_assembly, translate
+from ompgpu.nvrtc import find_nvrtc
+from ompgpu.options import Options
+from ompgpu.toolchain import find_cuda
+
+PROGRAMS = Path(__file__).resolve().parents[1] / "programs"
+
+SOURCE = """#include <stdio.h>
+int counter = 5;
+#pragma omp declare target to(counter)
+int main(void) {
+  int a[64];
+  #pragma omp target teams distribute parallel for map(from: a)
+  for (int i = 0; i < 64; i++) a[i] = i + counter;
+  #pragma omp target teams num_teams(8) thread_limit(32) map(tofrom: a)
+  { a[omp_get_team_num()] += 1; }
+  printf("%d\\n", a[63]);
+  return 0;
+}
+"""
+
+
+def _translate(tmp_path, **options):
+    src = tmp_path / "img.c"
+    src.write_text("#include <omp.h>\n" + SOURCE)
+    return translate(str(src), Options(offload="cuda", **options))
+
+
+def test_host_code_launches_an_image_through_the_runtime(tmp_path):
+    t = _translate(tmp_path)
+    assert t.device_image and re.fullmatch(r"__ompgpu_image_[0-9a-f]{16}", t.device_image)
+    host = t.host_c
+    assert f'extern const unsigned char {t.device_image}[] __attribute__((visibility("hidden")));' in host
+    # one kernel record and two static stubs per kernel: nothing is left for a device object to define
+    for _, kname in t.kernels:
+        record = re.search(rf'static ompgpu_image_kernel __ompgpu_ik_{kname} = {{ &__ompgpu_image, "{kname}", (\d+), (\d+), (\d+) }};',
+                           host)
+        assert record, kname
+        assert int(record.group(1)) >= 1   # the mapped array at least
+        assert f"static int __ompgpu_launch_{kname}(" in host and f"static int __ompgpu_occupancy_{kname}(" in host
+        assert f"extern int __ompgpu_launch_{kname}" not in host
+    # the declare target variable: its device address by its mangled name in the image
+    assert f'ompgpu_image_global(&__ompgpu_image, "{device_global_symbol("counter")}")' in host
+    assert device_global_symbol("counter") == "_ZN11ompgpu_user7counterE"
+    # the device code keeps its host side for nvcc's whole compile only
+    assert "#ifndef OMPGPU_DEVICE_IMAGE\nextern \"C\" int __ompgpu_launch_" in t.device_cu
+
+
+def test_files_that_keep_nvccs_whole_compile(tmp_path):
+    # -c: the device code may be called from other files (relocatable device code, nvcc -dlink)
+    assert _translate(tmp_path, compile_only=True).device_image is None
+    # the emulator compiles the device code with its launch stubs
+    assert _translate(tmp_path).device_image is not None
+    src = tmp_path / "img.c"
+    assert translate(str(src), Options(offload="emu")).device_image is None
+    # declare target indirect: the launch stubs set the device's table of functions
+    assert translate(str(PROGRAMS / "declare_target_indirect.c"), Options(offload="cuda")).device_image is None
+
+
+def test_image_object_holds_the_file_under_a_hidden_symbol(tmp_path):
+    data = bytes(range(256)) * 5 + b"\x00tail"
+    blob = tmp_path / 'odd "name".bin'
+    blob.write_bytes(data)
+    asm = tmp_path / "image.s"
+    asm.write_text(image_assembly("__ompgpu_image_0123456789abcdef", blob))
+    obj = tmp_path / "image.o"
+    subprocess.run(["gcc", "-c", str(asm), "-o", str(obj)], check=True)
+    symbols = subprocess.run(["readelf", "-sW", str(obj)], capture_output=True, text=True, check=True).stdout
+    line = next(l for l in symbols.splitlines() if l.endswith(" __ompgpu_image_0123456789abcdef"))
+    fields = line.split()
+    assert int(fields[2]) == len(data) and fields[3] == "OBJECT" and fields[4] == "GLOBAL" and fields[5] == "HIDDEN"
+    section = tmp_path / "section.bin"
+    subprocess.run(["objcopy", "-O", "binary", "--only-section=.rodata.__ompgpu_image_0123456789abcdef", str(obj),
+                    str(section)], check=True)
+    assert section.read_bytes() == data
+    # no executable stack from this object
+    assert ".note.GNU-stack" in subprocess.run(["readelf", "-SW", str(obj)], capture_output=True, text=True).stdout
+
+
+@pytest.mark.skipif(find_nvrtc() is None and find_cuda(required=False) is None, reason="no device compiler")
+def test_a_program_links_its_image_and_no_device_object(tmp_path):
+    src = tmp_path / "img.c"
+    src.write_text("#include <omp.h>\n" + SOURCE)
+    exe = tmp_path / "img"
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "-save-temps", str(src), "-o", str(exe)], capture_output=True,
+                       text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    symbols = subprocess.run(["nm", str(exe)], capture_output=True, text=True, check=True).stdout
+    assert re.search(r" R __ompgpu_image_[0-9a-f]{16}$", symbols, re.M)
+    assert not re.search(r" T __ompgpu_launch_", symbols)   # the stubs are the host code's own (static)
+    image = (tmp_path / "img.cubin") if find_nvrtc() else (tmp_path / "img.fatbin")
+    assert image.exists() and image.stat().st_size > 0   # -save-temps keeps it beside the .device.cu
+    if find_nvrtc():
+        assert image.read_bytes()[:4] == b"\x7fELF"   # NVRTC's cubin
+
+
+@pytest.mark.skipif(find_nvrtc() is None or find_cuda(required=False) is None, reason="needs NVRTC and nvcc")
+def test_code_nvrtc_rejects_goes_to_nvcc(tmp_path):
+    # a flexible array member (GNU C++ in nvcc, not in NVRTC)
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "-v", str(PROGRAMS / "c_not_cpp.c"), "-o",
+                        str(tmp_path / "c_not_cpp")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "NVRTC cannot compile the device code of" in r.stderr and "-fatbin" in r.stderr
