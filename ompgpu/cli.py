@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import sys
 
-from ompgpu import __version__
+from ompgpu import __version__, cache_dir
 from ompgpu.errors import OmpgpuError, report_internal_error
 from ompgpu.options import USAGE, UsageError, parse_cc_args
 
@@ -13,7 +13,17 @@ def _looks_like_compiler_argument(arg: str) -> bool:
     return arg.startswith("-") or arg.endswith((".c", ".o", ".a", ".so"))
 
 
+def _keep_bytecode() -> None:
+    """Under PYTHONDONTWRITEBYTECODE (usual in container images) Python would translate
+    ompgpu's own modules again at every compile, about 0.3 s of a 1 s build: their bytecode goes
+    to ompgpu's cache folder instead (not beside the sources, which that setting keeps clean)."""
+    if sys.dont_write_bytecode:
+        sys.pycache_prefix = str(cache_dir() / "pycache")
+        sys.dont_write_bytecode = False
+
+
 def main(argv: list[str] | None = None) -> int:
+    _keep_bytecode()
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(USAGE, end="")

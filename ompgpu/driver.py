@@ -132,10 +132,11 @@ def _translate(path: str, opts: Options) -> Translation:
 def _device_image(device, opts: Options) -> DeviceImage | None:
     """How the file's device code reaches the GPU: as a device image where it can (issue 35: nvcc
     compiles device code only, no host pass), else None (nvcc's whole compile). Not for
-    relocatable device code (-c, or calls into other files: linked with nvcc -dlink), nor for
-    `declare target indirect` (its launch stubs set the device's function table)."""
-    if (opts.offload != "cuda" or opts.compile_only or opts.emit_cuda or device.external_device_code
-            or device.indirect_table or device.indirect_calls):
+    relocatable device code (calls into other files, or -c of a file whose device functions or
+    variables other files may name: linked with nvcc -dlink), nor for `declare target indirect`
+    (its launch stubs set the device's function table)."""
+    relocatable = device.external_device_code or (opts.compile_only and device.exports_device_symbols)
+    if opts.offload != "cuda" or opts.emit_cuda or relocatable or device.indirect_table or device.indirect_calls:
         return None
     digest = hashlib.sha1(device.cuda.encode("utf-8", "surrogateescape")).hexdigest()[:16]
     return DeviceImage(f"__ompgpu_image_{digest}", dict(device.launch_shapes))
@@ -185,20 +186,23 @@ def _compile_and_link(opts: Options, translated: dict[str, Translation] | None =
             sys.stdout.flush()
         return 0
     with tempfile.TemporaryDirectory(prefix="ompgpu-") as tmp:
-        objects = []
+        per_file = []   # each C file's objects (host, and device or image)
         for t in translations:
             stem = Path(t.source).stem
             work = Path(".") if opts.save_temps else Path(tmp)
-            objects += _compile_translation(t, opts, work / stem, Path(tmp))
+            per_file.append(_compile_translation(t, opts, work / stem, Path(tmp)))
         if opts.compile_only:
-            for t, obj_group in zip(translations, _group(objects, translations, opts)):
+            for t, obj_group in zip(translations, per_file):
                 out = opts.output or (Path(t.source).stem + ".o")
                 _merge_objects(obj_group, out, opts)
             return 0
+        objects = [o for group in per_file for o in group]
         out = opts.output or "a.out"
-        if opts.offload == "cuda" and (others or any(t.relocatable for t in translations)):
+        if opts.offload == "cuda" and (any(t.relocatable for t in translations) or any(
+                has_relocatable_device_code(Path(f)) for f in [*others, *_static_libraries(opts.link_args)])):
             # Separate compilation: device functions of other objects and libraries (compiled
-            # with -c, hence relocatable) are linked into the device code here.
+            # with -c, relocatable) are linked into the device code here. Device images need no
+            # device link (each is a module of its own).
             dlink = str(Path(tmp) / "device-link.o")
             cuda = find_cuda()
             pic = ["-Xcompiler", "-fPIC"] if opts.pic or opts.shared else []
@@ -230,9 +234,57 @@ def _static_libraries(link_args: list[str]) -> list[str]:
     return found
 
 
-def _group(objects, translations, opts):
-    per = len(objects) // max(1, len(translations))
-    return [objects[i * per:(i + 1) * per] for i in range(len(translations))]
+# nvcc's relocatable device code (-rdc) in a host object: the section nvlink links.
+RELOCATABLE_DEVICE_SECTION = b"__nv_relfatbin"
+
+
+def has_relocatable_device_code(path: Path) -> bool:
+    """Whether an object file or a static library holds nvcc's relocatable device code (an ELF
+    section __nv_relfatbin, in the object or a member of the archive). A shared library links its
+    own device code. Where the file cannot be read as either, True: nvcc -dlink decides."""
+    if path.suffix == ".so" or ".so." in path.name:
+        return False
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return True
+    if data.startswith(b"!<arch>\n"):
+        pos, found = 8, False
+        while pos + 60 <= len(data):
+            header = data[pos:pos + 60]
+            try:
+                size = int(header[48:58].decode("ascii").strip())
+            except ValueError:
+                return True
+            member = data[pos + 60:pos + 60 + size]
+            if member.startswith(b"\x7fELF"):
+                found = found or _elf_has_section(member, RELOCATABLE_DEVICE_SECTION)
+            pos += 60 + size + (size & 1)
+        return found
+    if data.startswith(b"\x7fELF"):
+        return _elf_has_section(data, RELOCATABLE_DEVICE_SECTION)
+    return True
+
+
+def _elf_has_section(elf: bytes, name: bytes) -> bool:
+    """Whether a 64-bit little-endian ELF object has a section of that name (unreadable: True)."""
+    try:
+        if elf[4] != 2 or elf[5] != 1:
+            return True
+        shoff = int.from_bytes(elf[0x28:0x30], "little")
+        shentsize = int.from_bytes(elf[0x3A:0x3C], "little")
+        shnum = int.from_bytes(elf[0x3C:0x3E], "little")
+        shstrndx = int.from_bytes(elf[0x3E:0x40], "little")
+        strtab = shoff + shstrndx * shentsize
+        names_at = int.from_bytes(elf[strtab + 0x18:strtab + 0x20], "little")
+        for i in range(shnum):
+            header = shoff + i * shentsize
+            start = names_at + int.from_bytes(elf[header:header + 4], "little")
+            if elf[start:elf.index(b"\0", start)] == name:
+                return True
+        return False
+    except (IndexError, ValueError):
+        return True
 
 
 def _merge_objects(objs: list[str], out: str, opts: Options) -> None:

@@ -11,21 +11,20 @@ from __future__ import annotations
 import ctypes
 import functools
 import os
-import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
 from ompgpu.errors import ToolchainError
+from ompgpu.toolchain import nvidia_wheel_dirs
 
 NVRTC_SUCCESS = 0
 
 
 def _candidates() -> list[Path]:
     found = []
-    sites = dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])
-    for site in sites:
-        for lib in ("nvidia/cu13/lib", "nvidia/cuda_nvrtc/lib"):
-            found += sorted((Path(site) / lib).glob("libnvrtc.so.*"))
+    for wheels in nvidia_wheel_dirs():
+        for lib in ("cu13/lib", "cuda_nvrtc/lib"):
+            found += sorted((wheels / lib).glob("libnvrtc.so.*"))
     homes = [os.environ.get("CUDA_HOME"), "/usr/local/cuda"]
     for home in filter(None, homes):
         for lib in ("lib64", "lib"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import os
 import re
 import shutil
@@ -19,6 +20,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from ompgpu import cache_dir
 from ompgpu.errors import ToolchainError
 
 RUNTIME_DIR = Path(__file__).resolve().parent / "runtime"
@@ -60,8 +62,8 @@ def _nvcc_candidates() -> list[Path]:
     if which:
         cands.append(Path(which))
     cands.append(Path("/usr/local/cuda/bin/nvcc"))
-    for site in _site_dirs():
-        cands += [site / "nvidia" / "cu13" / "bin" / "nvcc", site / "nvidia" / "cuda_nvcc" / "bin" / "nvcc"]
+    for wheels in nvidia_wheel_dirs():
+        cands += [wheels / "cu13" / "bin" / "nvcc", wheels / "cuda_nvcc" / "bin" / "nvcc"]
     return cands
 
 
@@ -106,8 +108,17 @@ class CudaRuntime:
     libdir: Path
 
 
-def _site_dirs() -> list[Path]:
-    return [Path(p) for p in dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])]
+def nvidia_wheel_dirs() -> list[Path]:
+    """The folders of NVIDIA's pip wheels (the `nvidia` namespace package: site-packages, or any
+    folder on sys.path, as `pip install --target` makes)."""
+    found = [Path(p) / "nvidia" for p in dict.fromkeys([sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]])]
+    try:
+        spec = importlib.util.find_spec("nvidia")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        found += [Path(p) for p in spec.submodule_search_locations]
+    return [p for p in dict.fromkeys(found) if p.is_dir()]
 
 
 @functools.lru_cache(maxsize=None)
@@ -117,9 +128,9 @@ def find_cuda_runtime() -> CudaRuntime:
     cuda = find_cuda(required=False)
     if cuda is not None:
         return CudaRuntime(cuda.include, cuda.libdir)
-    for site in _site_dirs():
-        for folder in ("nvidia/cu13", "nvidia/cuda_runtime"):
-            home = site / folder
+    for wheels in nvidia_wheel_dirs():
+        for folder in ("cu13", "cuda_runtime"):
+            home = wheels / folder
             if (home / "include" / "cuda_runtime.h").exists() and (home / "lib" / "libcudart_static.a").exists():
                 return CudaRuntime(home / "include", home / "lib")
     raise ToolchainError("cannot find the CUDA runtime (cuda_runtime.h, libcudart_static.a): set CUDA_HOME, put nvcc "
@@ -247,10 +258,6 @@ def run(cmd: list[str], verbose: bool, what: str) -> None:
         raise ToolchainError(f"{what} failed ({cmd[0]} exited with {proc.returncode}):\n{detail}")
     if verbose and proc.stderr.strip():
         print(proc.stderr.rstrip(), file=sys.stderr)
-
-
-def cache_dir() -> Path:
-    return Path(os.environ.get("OMPGPU_CACHE", Path.home() / ".cache" / "ompgpu"))
 
 
 def _sources_hash(paths: list[Path], extra: str) -> str:

@@ -112,3 +112,56 @@ def test_code_nvrtc_rejects_goes_to_nvcc(tmp_path):
                         str(tmp_path / "c_not_cpp")], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "NVRTC cannot compile the device code of" in r.stderr and "-fatbin" in r.stderr
+
+
+def test_relocatable_device_code_is_found_in_objects_and_archives(tmp_path):
+    from ompgpu.driver import has_relocatable_device_code
+    plain = tmp_path / "plain.o"
+    (tmp_path / "plain.c").write_text("int plain(void) { return 1; }\n")
+    subprocess.run(["gcc", "-c", str(tmp_path / "plain.c"), "-o", str(plain)], check=True)
+    assert not has_relocatable_device_code(plain)
+    subprocess.run(["ar", "rcs", str(tmp_path / "libplain.a"), str(plain)], check=True)
+    assert not has_relocatable_device_code(tmp_path / "libplain.a")
+    garbage = tmp_path / "odd.o"
+    garbage.write_bytes(b"not an object")
+    assert has_relocatable_device_code(garbage)   # unknown: nvcc -dlink decides, as before
+    cuda = find_cuda(required=False)
+    if cuda is None:
+        return
+    (tmp_path / "f.cu").write_text("__device__ int f(int x) { return x + 1; }\n")
+    subprocess.run([str(cuda.nvcc), "-rdc=true", "-arch=sm_90", "-c", str(tmp_path / "f.cu"), "-o", str(tmp_path / "f.o")],
+                   check=True)
+    assert has_relocatable_device_code(tmp_path / "f.o")
+    subprocess.run(["ar", "rcs", str(tmp_path / "libmixed.a"), str(plain), str(tmp_path / "f.o")], check=True)
+    assert has_relocatable_device_code(tmp_path / "libmixed.a")
+
+
+@pytest.mark.skipif(find_nvrtc() is None and find_cuda(required=False) is None, reason="no device compiler")
+def test_separate_compilation_of_files_that_export_no_device_code_links_no_device_code(tmp_path):
+    # -c of a file whose device code nothing else can name (kernels, static helpers): an image in
+    # the object, and the link needs no device link (no nvcc -dlink)
+    (tmp_path / "kern.c").write_text("static int twice(int x) { return 2 * x; }\n"
+                                     "void fill(int *a, int n) {\n"
+                                     "  #pragma omp target teams distribute parallel for map(from: a[0:n])\n"
+                                     "  for (int i = 0; i < n; i++) a[i] = twice(i);\n}\n")
+    (tmp_path / "main.c").write_text("#include <stdio.h>\nvoid fill(int *a, int n);\n"
+                                     "int main(void) { int a[4]; fill(a, 4); printf(\"%d\\n\", a[3]); return 0; }\n")
+    for f in ("kern", "main"):
+        r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "-c", f"{f}.c", "-o", f"{f}.o"], capture_output=True,
+                           text=True, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+    symbols = subprocess.run(["nm", "kern.o"], capture_output=True, text=True, cwd=tmp_path).stdout
+    assert re.search(r" R __ompgpu_image_[0-9a-f]{16}$", symbols, re.M)
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "-v", "kern.o", "main.o", "-o", "prog"], capture_output=True,
+                       text=True, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "-dlink" not in r.stderr
+    # a declare target function another file may call keeps relocatable device code
+    (tmp_path / "lib.c").write_text("#pragma omp declare target\nint inc(int x) { return x + 1; }\n"
+                                    "#pragma omp end declare target\n")
+    if find_cuda(required=False) is not None:
+        r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "-c", "lib.c", "-o", "lib.o"], capture_output=True,
+                           text=True, cwd=tmp_path)
+        assert r.returncode == 0, r.stderr
+        from ompgpu.driver import has_relocatable_device_code
+        assert has_relocatable_device_code(tmp_path / "lib.o")

@@ -59,6 +59,9 @@ class DeviceOutput:
     indirect_table: str | None = None
     indirect_calls: bool = False  # calls through function pointers (the launch stub sets the device's table)
     launch_shapes: dict[str, LaunchShape] = field(default_factory=dict)  # by kernel instance name
+    # Device code other files may name: a declare target variable, or a device function with
+    # external linkage (relocatable device code where the file is compiled with -c).
+    exports_device_symbols: bool = False
 
 
 def indirect_table_name(path: str) -> str:
@@ -206,6 +209,8 @@ class DeviceGenerator:
                             external_device_code=bool(self.external_calls), defines_functions=bool(fn_texts),
                             indirect_functions=tuple(indirect), indirect_table=indirect_table,
                             indirect_calls=self.indirect_calls,
+                            exports_device_symbols=bool(self.global_names) or any(
+                                "static" not in (self.p.functions[n].decl.storage or []) for n in order),
                             launch_shapes={v["name"]: LaunchShape(len(kt["params"]), kt["packed"], kt["max_threads"])
                                            for kt in kernels for v in kt["variants"]})
 
