@@ -337,16 +337,91 @@ def parse_c(pre: PreprocessedUnit) -> ParsedUnit:
     else:
         text = _BUILTIN_TYPEDEFS + " " + text
     try:
-        ast = _parse(text, pre.path)
+        ast, normalized = _parse_with_cached_headers(text, pre)
     except _LocatedParseError as exc:
         coord = pre.user_coord(exc.line or len(pre.origins), exc.col or 1)
         raise CSyntaxError(_describe_parse_error(exc.msg), coord) from None
     except ParseError as exc:  # pragma: no cover - every path above is located
         raise CSyntaxError(f"syntax error: {exc}", SourceCoord(pre.path, 1, 1)) from None
+    for node in ast.ext[normalized:]:
+        _drop_static_assert_semicolons(node)
     # The builtin typedefs were only there for the parser: drop them from the program.
     ast.ext = ast.ext[_BUILTIN_TYPEDEFS.count(";"):]
-    _drop_static_assert_semicolons(ast)
     return ParsedUnit(pre, ast)
+
+
+# The system headers a file includes first (stdio.h, stdlib.h, math.h: thousands of lines of
+# declarations) are most of what the parser reads, and the same for most files: their parse is
+# kept in ompgpu's cache, like a precompiled header, keyed by their preprocessed text, and only
+# the rest of the file is parsed, after stand-in typedefs of the names the headers declare (the
+# one thing of them that parsing C needs). tests/parser/test_header_cache.py checks that the
+# tree is the one a whole parse gives.
+HEADER_CACHE_MIN_LINES = 300
+HEADER_CACHE_ENTRIES = 64
+
+
+def _parse_with_cached_headers(text: str, pre: PreprocessedUnit) -> tuple[c_ast.FileAST, int]:
+    """The tree of `text`, and how many of its top-level nodes came normalized from the cache."""
+    lines = text.split("\n")
+    first_user = _first_user_line(lines, pre)
+    if first_user < HEADER_CACHE_MIN_LINES:
+        return _parse(text, pre.path), 0
+    prefix = "\n".join(lines[:first_user])
+    headers = _cached_header_parse(prefix)
+    if headers is None:
+        return _parse(text, pre.path), 0
+    nodes, typedef_names = headers
+    stand_ins = "".join(f"typedef int {name};" for name in typedef_names)
+    ast = _parse(stand_ins + "\n" * first_user + "\n".join(lines[first_user:]), pre.path)
+    ast.ext = nodes + ast.ext[len(typedef_names):]
+    return ast, len(nodes)
+
+
+def _first_user_line(lines: list[str], pre: PreprocessedUnit) -> int:
+    """How many lines the text starts with that are blank or come from system headers (line 1,
+    gcc's first line marker, holds the parser's builtin typedefs: it counts as the headers')."""
+    for i in range(1, len(lines)):
+        if lines[i].strip() and i < len(pre.origins) and pre.origins[i][0] not in pre.system_files:
+            return i
+    return len(lines)
+
+
+def _cached_header_parse(prefix: str) -> tuple[list[c_ast.Node], list[str]] | None:
+    """The top-level nodes of `prefix` (system headers' text) and the typedef names it declares,
+    from the cache, or parsed and cached; None where it does not parse on its own or the cache
+    cannot be used."""
+    from ompgpu import cache_dir   # here: the package imports this module
+    import hashlib
+    import os
+    import pickle
+    import pycparser
+
+    key = hashlib.sha256("\0".join([pycparser.__version__, Path(__file__).read_text(encoding="utf-8"),
+                                     prefix]).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    folder = cache_dir() / "headers"
+    entry = folder / f"{key}.pickle"
+    try:
+        return pickle.loads(entry.read_bytes())
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
+        pass
+    try:
+        ast = _parse(prefix, "<system headers>")
+    except ParseError:
+        return None   # the headers end inside a declaration: parse the whole file
+    names = [n.name for n in ast.ext if isinstance(n, c_ast.Typedef)]
+    _drop_static_assert_semicolons(ast)
+    value = (ast.ext, names)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        staged = folder / f".{key}-{os.getpid()}"
+        staged.write_bytes(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(staged, entry)
+        old = sorted(folder.glob("*.pickle"), key=lambda p: p.stat().st_mtime)[:-HEADER_CACHE_ENTRIES]
+        for p in old:
+            p.unlink(missing_ok=True)
+    except OSError:
+        pass   # no cache (read-only home): parsed every time
+    return value
 
 
 def walk_nodes(node: c_ast.Node):
@@ -367,7 +442,7 @@ def param_decls(fn: c_ast.FuncDef) -> list[c_ast.Decl]:
     return [p for p in params if isinstance(p, c_ast.Decl) and p.name]
 
 
-def _drop_static_assert_semicolons(ast: c_ast.FileAST) -> None:
+def _drop_static_assert_semicolons(ast: c_ast.Node) -> None:
     """pycparser 3.0 reads `_Static_assert(...);` in a block as the assertion and an empty
     statement; later releases as the assertion alone. The empty statement is dropped, so that
     every supported release gives the same tree (and the same generated code)."""

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 
 from pycparser import c_ast
 
@@ -49,7 +50,7 @@ def lower_declarators(bound: BoundUnit) -> BoundUnit:
     docstring); the unit itself where the file has neither."""
     if not any(isinstance(n, (c_ast.ArrayDecl, c_ast.Typename)) for n in walk_nodes(bound.ast)):
         return bound
-    lowering = _Lowering(bound, {e.name for n in walk_nodes(bound.ast) if isinstance(n, c_ast.Decl) for e in enumerators(n.type)})
+    lowering = _Lowering(bound)
     lowering.file(bound.ast)
     if not lowering.changed:
         return bound
@@ -57,9 +58,8 @@ def lower_declarators(bound: BoundUnit) -> BoundUnit:
 
 
 class _Lowering:
-    def __init__(self, bound: BoundUnit, enum_names: set[str]):
+    def __init__(self, bound: BoundUnit):
         self.bound = bound
-        self.enum_names = enum_names
         self.scopes: list[dict[str, _Shape | None]] = [{}]
         self.device_depth = 0  # > 0 inside a target region or a declare target function
         # per block: the VLA objects of device code declared in it (freed where it ends), and
@@ -69,6 +69,12 @@ class _Lowering:
         self.changed = False
         # hidden size name -> the C expression that computes it on the host from the variable
         self.host_sizes: dict[str, str] = {}
+
+    @functools.cached_property
+    def enum_names(self) -> set[str]:
+        """Every enumeration constant of the file (a name in an array's size that is one keeps
+        the size constant): walked only when a size names something, which few files do."""
+        return {e.name for n in walk_nodes(self.bound.ast) if isinstance(n, c_ast.Decl) for e in enumerators(n.type)}
 
     # -- coordinates and errors ------------------------------------------------------------------
     def user_coord(self, node) -> SourceCoord:
