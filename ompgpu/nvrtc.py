@@ -62,6 +62,15 @@ class Nvrtc:
         self._sig("nvrtcDestroyProgram", [ctypes.POINTER(p)])
         lib.nvrtcGetErrorString.restype = c
         lib.nvrtcGetErrorString.argtypes = [i]
+        # NVRTC opens its builtins library (libnvrtc-builtins.so.MAJOR.MINOR) by name at the first
+        # compile; a copy of NVRTC without it beside it (some packages ship only the one) loads
+        # but cannot compile: such a copy is passed over, and the one found is loaded first, so
+        # that NVRTC's own lookup finds it whatever the library path says.
+        version = self.version()
+        builtins = sorted(path.parent.glob(f"libnvrtc-builtins.so.{version}*"))
+        if not builtins:
+            raise OSError(f"no libnvrtc-builtins.so.{version} beside {path}")
+        self._builtins = ctypes.CDLL(str(builtins[0]), mode=ctypes.RTLD_GLOBAL)
 
     def _sig(self, name: str, args: list) -> None:
         fn = getattr(self._lib, name)

@@ -131,7 +131,9 @@ def find_cuda_runtime() -> CudaRuntime:
     for wheels in nvidia_wheel_dirs():
         for folder in ("cu13", "cuda_runtime"):
             home = wheels / folder
-            if (home / "include" / "cuda_runtime.h").exists() and (home / "lib" / "libcudart_static.a").exists():
+            # what the host runtime includes and links (some packages ship the headers in part)
+            needed = [home / "include" / h for h in ("cuda_runtime.h", "crt/host_config.h", "cuda.h")]
+            if all(p.exists() for p in needed) and (home / "lib" / "libcudart_static.a").exists():
                 return CudaRuntime(home / "include", home / "lib")
     raise ToolchainError("cannot find the CUDA runtime (cuda_runtime.h, libcudart_static.a): set CUDA_HOME, put nvcc "
                          "on PATH, or `pip install 'ompgpu[cuda]'`; use --offload=emu to run on the CPU or "

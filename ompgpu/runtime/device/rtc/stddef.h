@@ -16,5 +16,14 @@ static_assert(sizeof(long) == 8 && sizeof(wchar_t) == 4 && sizeof(long double) =
 #ifndef NULL
 #define NULL 0
 #endif
+/* NVRTC 13.5 has GCC's __builtin_offsetof (a constant expression); 13.0 has not: there the
+   classic member-address form, which device code evaluates at run time */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_offsetof)
 #define offsetof(type, member) __builtin_offsetof(type, member)
+#endif
+#endif
+#ifndef offsetof
+#define offsetof(type, member) ((size_t)&(((type *)0)->member))
+#endif
 #endif
