@@ -346,6 +346,7 @@ def _compile_device_image(t: Translation, opts: Options, dev_cu: Path, image_o: 
     PTX, which the driver compiles for a newer GPU), as it does code NVRTC rejects (NVRTC lacks
     the C library's headers and GNU C++: device code that needs them)."""
     image = (stem if opts.save_temps else tmp / stem.name).with_suffix(".cubin")
+    ptx = image.with_suffix(".ptx")
     nvrtc = find_nvrtc()
     compiled_by_nvrtc = False
     if nvrtc is not None:
@@ -357,7 +358,9 @@ def _compile_device_image(t: Translation, opts: Options, dev_cu: Path, image_o: 
                 if opts.verbose:
                     print(f"ompgpu: NVRTC {nvrtc.version()} ({nvrtc.path}): {' '.join(options)} {dev_cu}", file=sys.stderr)
                 try:
-                    image.write_bytes(nvrtc.compile(t.device_cu, dev_cu.name, options).cubin)
+                    compiled = nvrtc.compile(t.device_cu, dev_cu.name, options)
+                    image.write_bytes(compiled.cubin)
+                    ptx.write_bytes(compiled.ptx)
                     compiled_by_nvrtc = True
                 except NvrtcError as exc:
                     if find_cuda(required=False) is None:
@@ -374,24 +377,32 @@ def _compile_device_image(t: Translation, opts: Options, dev_cu: Path, image_o: 
         device_job = ("compile device code", cmd, f"compiling the device code of {t.source}")
         _run_jobs([device_job] if nvrtc is not None else [host_job, device_job], opts.verbose)
     asm = tmp / (stem.name + ".image.s")
-    asm.write_text(image_assembly(t.device_image, image), **SOURCE_ENCODING)
+    asm.write_text(image_assembly(t.device_image, image, ptx if compiled_by_nvrtc else None), **SOURCE_ENCODING)
     with phase("device image object"):
         run([host_cc(), "-c", str(asm), "-o", str(image_o)], opts.verbose, f"assembling the device image of {t.source}")
 
 
-def image_assembly(symbol: str, fatbin: Path) -> str:
-    """Assembly (GNU as, clang's integrated assembler) of an object that holds the file `fatbin`
-    under the hidden symbol `symbol`: read-only data, aligned as the CUDA driver wants a fatbin."""
-    path = str(fatbin.resolve()).replace("\\", "\\\\").replace('"', '\\"')
-    return (f'\t.section .rodata.{symbol},"a",@progbits\n'
-            f"\t.balign 64\n"
-            f"\t.globl {symbol}\n"
-            f"\t.hidden {symbol}\n"
-            f"\t.type {symbol},@object\n"
-            f"{symbol}:\n"
-            f'\t.incbin "{path}"\n'
-            f"\t.size {symbol}, .-{symbol}\n"
-            f'\t.section .note.GNU-stack,"",@progbits\n')
+def image_assembly(symbol: str, image: Path, ptx: Path | None = None) -> str:
+    """Assembly (GNU as, clang's integrated assembler) of an object that holds the file `image`
+    (a cubin or a fatbin) under the hidden symbol `symbol`, aligned as the CUDA driver wants it,
+    and the file `ptx` (or nothing: a fatbin holds its PTX) as a string under `symbol`_ptx, which
+    the runtime loads where the GPU cannot run the cubin."""
+    def data(name: str, body: str, align: int) -> str:
+        return (f'\t.section .rodata.{name},"a",@progbits\n'
+                f"\t.balign {align}\n"
+                f"\t.globl {name}\n"
+                f"\t.hidden {name}\n"
+                f"\t.type {name},@object\n"
+                f"{name}:\n"
+                f"{body}"
+                f"\t.size {name}, .-{name}\n")
+
+    def incbin(path: Path) -> str:
+        return '\t.incbin "' + str(path.resolve()).replace("\\", "\\\\").replace('"', '\\"') + '"\n'
+
+    return (data(symbol, incbin(image), 64) +
+            data(f"{symbol}_ptx", (incbin(ptx) if ptx else "") + "\t.byte 0\n", 8) +
+            '\t.section .note.GNU-stack,"",@progbits\n')
 
 
 def _run_jobs(jobs: list, verbose: bool) -> None:

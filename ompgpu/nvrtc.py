@@ -34,7 +34,8 @@ def _candidates() -> list[Path]:
 
 @dataclass(frozen=True)
 class CompiledImage:
-    cubin: bytes
+    cubin: bytes   # for the GPU of -arch
+    ptx: bytes     # the same code as PTX, which the driver compiles for a newer GPU
     log: str
 
 
@@ -59,6 +60,8 @@ class Nvrtc:
         self._sig("nvrtcGetProgramLog", [p, c])
         self._sig("nvrtcGetCUBINSize", [p, ctypes.POINTER(s)])
         self._sig("nvrtcGetCUBIN", [p, c])
+        self._sig("nvrtcGetPTXSize", [p, ctypes.POINTER(s)])
+        self._sig("nvrtcGetPTX", [p, c])
         self._sig("nvrtcDestroyProgram", [ctypes.POINTER(p)])
         lib.nvrtcGetErrorString.restype = c
         lib.nvrtcGetErrorString.argtypes = [i]
@@ -87,7 +90,7 @@ class Nvrtc:
         return f"{major.value}.{minor.value}"
 
     def compile(self, source: str, name: str, options: list[str]) -> CompiledImage:
-        """The cubin of `source` (options as nvcc spells them: -arch=sm_90, -I, -D); NvrtcError with
+        """The cubin and PTX of `source` (options as nvcc spells them: -arch=sm_90, -I, -D); NvrtcError with
         NVRTC's log where it rejects the code. ctypes lets go of the GIL during the call, so the
         host compile of the same file runs meanwhile."""
         prog = ctypes.c_void_p()
@@ -107,7 +110,10 @@ class Nvrtc:
             self._check(self._lib.nvrtcGetCUBINSize(prog, ctypes.byref(size)), "nvrtcGetCUBINSize")
             cubin = ctypes.create_string_buffer(size.value)
             self._check(self._lib.nvrtcGetCUBIN(prog, cubin), "nvrtcGetCUBIN")
-            return CompiledImage(cubin.raw, log)
+            self._check(self._lib.nvrtcGetPTXSize(prog, ctypes.byref(size)), "nvrtcGetPTXSize")
+            ptx = ctypes.create_string_buffer(size.value)
+            self._check(self._lib.nvrtcGetPTX(prog, ptx), "nvrtcGetPTX")
+            return CompiledImage(cubin.raw, ptx.value, log)
         finally:
             self._lib.nvrtcDestroyProgram(ctypes.byref(prog))
 

@@ -42,6 +42,7 @@ def test_host_code_launches_an_image_through_the_runtime(tmp_path):
     assert t.device_image and re.fullmatch(r"__ompgpu_image_[0-9a-f]{16}", t.device_image)
     host = t.host_c
     assert f'extern const unsigned char {t.device_image}[] __attribute__((visibility("hidden")));' in host
+    assert f"static ompgpu_device_image __ompgpu_image = {{ {t.device_image}, {t.device_image}_ptx }};" in host
     # one kernel record and two static stubs per kernel: nothing is left for a device object to define
     for _, kname in t.kernels:
         record = re.search(rf'static ompgpu_image_kernel __ompgpu_ik_{kname} = {{ &__ompgpu_image, "{kname}", (\d+), (\d+), (\d+) }};',
@@ -72,8 +73,10 @@ def test_image_object_holds_the_file_under_a_hidden_symbol(tmp_path):
     data = bytes(range(256)) * 5 + b"\x00tail"
     blob = tmp_path / 'odd "name".bin'
     blob.write_bytes(data)
+    ptx = tmp_path / "image.ptx"
+    ptx.write_bytes(b".version 9.0\n.target sm_90\n")
     asm = tmp_path / "image.s"
-    asm.write_text(image_assembly("__ompgpu_image_0123456789abcdef", blob))
+    asm.write_text(image_assembly("__ompgpu_image_0123456789abcdef", blob, ptx))
     obj = tmp_path / "image.o"
     subprocess.run(["gcc", "-c", str(asm), "-o", str(obj)], check=True)
     symbols = subprocess.run(["readelf", "-sW", str(obj)], capture_output=True, text=True, check=True).stdout
@@ -84,6 +87,16 @@ def test_image_object_holds_the_file_under_a_hidden_symbol(tmp_path):
     subprocess.run(["objcopy", "-O", "binary", "--only-section=.rodata.__ompgpu_image_0123456789abcdef", str(obj),
                     str(section)], check=True)
     assert section.read_bytes() == data
+    # the PTX beside it, as a C string (the runtime loads it where the GPU cannot run the cubin)
+    subprocess.run(["objcopy", "-O", "binary", "--only-section=.rodata.__ompgpu_image_0123456789abcdef_ptx", str(obj),
+                    str(section)], check=True)
+    assert section.read_bytes() == ptx.read_bytes() + b"\0"
+    # a fatbin holds its own PTX: an empty string beside it
+    asm.write_text(image_assembly("__ompgpu_image_0123456789abcdef", blob))
+    subprocess.run(["gcc", "-c", str(asm), "-o", str(obj)], check=True)
+    subprocess.run(["objcopy", "-O", "binary", "--only-section=.rodata.__ompgpu_image_0123456789abcdef_ptx", str(obj),
+                    str(section)], check=True)
+    assert section.read_bytes() == b"\0"
     # no executable stack from this object
     assert ".note.GNU-stack" in subprocess.run(["readelf", "-SW", str(obj)], capture_output=True, text=True).stdout
 
@@ -103,6 +116,7 @@ def test_a_program_links_its_image_and_no_device_object(tmp_path):
     assert image.exists() and image.stat().st_size > 0   # -save-temps keeps it beside the .device.cu
     if find_nvrtc():
         assert image.read_bytes()[:4] == b"\x7fELF"   # NVRTC's cubin
+        assert b".target sm_90" in (tmp_path / "img.ptx").read_bytes()   # and its PTX
 
 
 @pytest.mark.skipif(find_nvrtc() is None or find_cuda(required=False) is None, reason="needs NVRTC and nvcc")

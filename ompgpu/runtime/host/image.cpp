@@ -108,6 +108,9 @@ CUmodule module_on(ompgpu_device_image *image, int d, int *err) {
   (void)cudaFree(nullptr);
   CUmodule m = nullptr;
   CUresult r = drv.module_load_data(&m, image->data);
+  // A cubin for another GPU than this one: its PTX, which the driver compiles for this GPU.
+  if ((r == CUDA_ERROR_NO_BINARY_FOR_GPU || r == CUDA_ERROR_INVALID_IMAGE) && image->ptx && image->ptx[0])
+    r = drv.module_load_data(&m, image->ptx);
   if (r != CUDA_SUCCESS) {
     *err = as_cuda_error(r);
     return nullptr;

@@ -209,14 +209,15 @@ int   ompgpu_omp_target_memcpy_rect_async(void *dst, const void *src, size_t ele
 void ompgpu_require_unified_shared_memory(void);
 
 /* Device images (runtime/host/image.cpp): a file whose device code was compiled on its own
-   carries it in its host object (`data`: a fatbin); its generated host code defines one
+   carries it in its host object; its generated host code defines one
    ompgpu_image_kernel per kernel, and launch and occupancy stubs that call these. The runtime
    fills `module` and `function` (per CUDA device, the first OMPGPU_IMAGE_DEVICES: CUmodule,
    CUfunction) at the first need on a device. Returns as the stubs of nvcc's whole compile do:
    a cudaError_t value; teams per SM (0: unknown); a device address (NULL: none). */
 enum { OMPGPU_IMAGE_DEVICES = 64, OMPGPU_IMAGE_MAX_PARAMS = 1024 };
 typedef struct ompgpu_device_image {
-  const unsigned char *data;
+  const unsigned char *data;   /* a cubin (NVRTC) or a fatbin (nvcc) */
+  const char *ptx;             /* the cubin's PTX, for a GPU that cannot run it ("": none beside it) */
   void *module[OMPGPU_IMAGE_DEVICES];
 } ompgpu_device_image;
 typedef struct ompgpu_image_kernel {
