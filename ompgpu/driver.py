@@ -133,13 +133,12 @@ def _device_image(device, opts: Options) -> DeviceImage | None:
     """How the file's device code reaches the GPU: as a device image where it can (issue 35: nvcc
     compiles device code only, no host pass), else None (nvcc's whole compile). Not for
     relocatable device code (calls into other files, or -c of a file whose device functions or
-    variables other files may name: linked with nvcc -dlink), nor for `declare target indirect`
-    (its launch stubs set the device's function table)."""
+    variables other files may name: linked with nvcc -dlink)."""
     relocatable = device.external_device_code or (opts.compile_only and device.exports_device_symbols)
-    if opts.offload != "cuda" or opts.emit_cuda or relocatable or device.indirect_table or device.indirect_calls:
+    if opts.offload != "cuda" or opts.emit_cuda or relocatable:
         return None
     digest = hashlib.sha1(device.cuda.encode("utf-8", "surrogateescape")).hexdigest()[:16]
-    return DeviceImage(f"__ompgpu_image_{digest}", dict(device.launch_shapes))
+    return DeviceImage(f"__ompgpu_image_{digest}", dict(device.launch_shapes), device.indirect_calls)
 
 
 def compile_and_link(opts: Options, translated: dict[str, Translation] | None = None) -> int:

@@ -42,7 +42,7 @@ def test_host_code_launches_an_image_through_the_runtime(tmp_path):
     assert t.device_image and re.fullmatch(r"__ompgpu_image_[0-9a-f]{16}", t.device_image)
     host = t.host_c
     assert f'extern const unsigned char {t.device_image}[] __attribute__((visibility("hidden")));' in host
-    assert f"static ompgpu_device_image __ompgpu_image = {{ {t.device_image}, {t.device_image}_ptx }};" in host
+    assert f"static ompgpu_device_image __ompgpu_image = {{ {t.device_image}, {t.device_image}_ptx, 0 }};" in host
     # one kernel record and two static stubs per kernel: nothing is left for a device object to define
     for _, kname in t.kernels:
         record = re.search(rf'static ompgpu_image_kernel __ompgpu_ik_{kname} = {{ &__ompgpu_image, "{kname}", (\d+), (\d+), (\d+) }};',
@@ -65,8 +65,16 @@ def test_files_that_keep_nvccs_whole_compile(tmp_path):
     assert _translate(tmp_path).device_image is not None
     src = tmp_path / "img.c"
     assert translate(str(src), Options(offload="emu")).device_image is None
-    # declare target indirect: the launch stubs set the device's table of functions
-    assert translate(str(PROGRAMS / "declare_target_indirect.c"), Options(offload="cuda")).device_image is None
+
+def test_an_image_of_declare_target_indirect(tmp_path):
+    # device code that calls through pointers: the runtime writes the device's table into the
+    # module before its first launch; the file's indirect functions' device addresses are read
+    # from the image by name
+    t = translate(str(PROGRAMS / "declare_target_indirect.c"), Options(offload="cuda"))
+    assert t.device_image is not None
+    assert f"{t.device_image}_ptx, 1 }};" in t.host_c
+    assert 'ompgpu_image_read(&__ompgpu_image, "__ompgpu_indirect_functions"' in t.host_c
+    assert '#ifdef OMPGPU_DEVICE_IMAGE\nextern "C" OMPGPU_DEVICE const void *const __ompgpu_indirect_functions[]' in t.device_cu
 
 
 def test_image_object_holds_the_file_under_a_hidden_symbol(tmp_path):

@@ -53,6 +53,7 @@ class DeviceImage:
     (runtime/host/image.cpp) instead of launch stubs in a device object."""
     symbol: str
     shapes: dict[str, LaunchShape] = field(default_factory=dict)   # by kernel instance name
+    indirect_calls: bool = False   # its device code calls through function pointers: the runtime sets the table
 
 
 def generate_host(program: Program, kernel_names: dict[int, str], offload: str, device_globals: tuple[str, ...] = (),

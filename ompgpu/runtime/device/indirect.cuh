@@ -18,8 +18,17 @@ struct ompgpu_indirect_entry {
   const void *device;
 };
 
+// The table's place on this device. In a device image (one module per file) the runtime finds
+// them by these names and writes them before the module's first launch (runtime/host/image.cpp).
+#ifdef OMPGPU_DEVICE_IMAGE
+extern "C" {
+OMPGPU_CONSTANT const ompgpu_indirect_entry *ompgpu_indirect_entries;
+OMPGPU_CONSTANT unsigned ompgpu_indirect_count;
+}
+#else
 static OMPGPU_CONSTANT const ompgpu_indirect_entry *ompgpu_indirect_entries;
 static OMPGPU_CONSTANT unsigned ompgpu_indirect_count;
+#endif
 
 template <class F>
 OMPGPU_DEV F ompgpu_indirect_callee(F fn) {

@@ -5,7 +5,8 @@
 // query, off the critical path), through the CUDA driver API, as clang's offload runtime does;
 // the driver's functions come from the CUDA runtime's entry-point query, so nothing links
 // libcuda. Loading writes the module's copy of ompgpu_device_identity (runtime/device/api.cuh)
-// once per device, which a launch stub of nvcc's whole compile writes at its first launch.
+// once per device, and a module's first launch there the device's table of indirect functions
+// (indirect.cuh), which the launch stubs of nvcc's whole compile write at their first launch.
 #include "host_internal.hpp"
 
 #include <atomic>
@@ -33,6 +34,7 @@ struct Driver {
   CUresult (*occupancy)(int *, CUfunction, int, size_t) = nullptr;
   CUresult (*func_get_attribute)(int *, CUfunction_attribute, CUfunction) = nullptr;
   CUresult (*memcpy_htod)(CUdeviceptr, const void *, size_t) = nullptr;
+  CUresult (*memcpy_dtoh)(void *, CUdeviceptr, size_t) = nullptr;
   cudaError_t missing = cudaSuccess;   // why a function could not be found
 };
 
@@ -59,6 +61,7 @@ const Driver &driver() {
     entry_point(x, "cuOccupancyMaxActiveBlocksPerMultiprocessor", x.occupancy);
     entry_point(x, "cuFuncGetAttribute", x.func_get_attribute);
     entry_point(x, "cuMemcpyHtoD", x.memcpy_htod);
+    entry_point(x, "cuMemcpyDtoH", x.memcpy_dtoh);
     return x;
   }();
   return d;
@@ -81,6 +84,7 @@ struct Images {
   // modules of devices past OMPGPU_IMAGE_DEVICES, and of every device while loading
   std::map<std::pair<ompgpu_device_image *, int>, CUmodule> modules;
   std::map<std::pair<const ompgpu_image_kernel *, int>, CUfunction> functions;
+  std::map<std::pair<const ompgpu_device_image *, int>, bool> indirect_written;
 };
 Images &images() {
   static Images *s = new Images();   // never destroyed: kernels may launch from exit handlers
@@ -131,6 +135,34 @@ CUmodule module_on(ompgpu_device_image *image, int d, int *err) {
   return m;
 }
 
+// Device code that calls through function pointers looks them up in the device's table of
+// indirect functions (runtime/device/indirect.cuh): written into the module before its first
+// launch on a device, as nvcc's launch stubs do. Not while holding images().mu: making the table
+// reads the indirect functions of every file, whose modules this may load (module_on).
+int write_indirect_table(ompgpu_device_image *image, CUmodule m, int d) {
+  if (!image->calls_indirect) return 0;
+  Images &s = images();
+  {
+    std::lock_guard<std::mutex> g(s.mu);
+    if (s.indirect_written.count({image, d})) return 0;
+  }
+  const void *table = nullptr;
+  unsigned count = 0;
+  int err = ompgpu_indirect_table(d, &table, &count);
+  if (err) return err;
+  const Driver &drv = driver();
+  CUdeviceptr entries = 0, how_many = 0;
+  size_t bytes = 0;
+  CUresult r = drv.module_get_global(&entries, &bytes, m, "ompgpu_indirect_entries");
+  if (r == CUDA_SUCCESS) r = drv.memcpy_htod(entries, &table, sizeof table);
+  if (r == CUDA_SUCCESS) r = drv.module_get_global(&how_many, &bytes, m, "ompgpu_indirect_count");
+  if (r == CUDA_SUCCESS) r = drv.memcpy_htod(how_many, &count, sizeof count);
+  if (r != CUDA_SUCCESS) return as_cuda_error(r);
+  std::lock_guard<std::mutex> g(s.mu);   // threads that raced here wrote the same values
+  s.indirect_written[{image, d}] = true;
+  return 0;
+}
+
 CUfunction function_on(ompgpu_image_kernel *k, int d, int *err) {
   const bool cached = d >= 0 && d < OMPGPU_IMAGE_DEVICES;
   if (cached) {
@@ -138,6 +170,8 @@ CUfunction function_on(ompgpu_image_kernel *k, int d, int *err) {
   }
   CUmodule m = module_on(k->image, d, err);
   if (!m) return nullptr;
+  // (before the function is published: a launch that finds it finds the table written)
+  if ((*err = write_indirect_table(k->image, m, d)) != 0) return nullptr;
   Images &s = images();
   std::lock_guard<std::mutex> g(s.mu);
   auto it = s.functions.find({k, d});
@@ -209,6 +243,18 @@ extern "C" void *ompgpu_image_global(ompgpu_device_image *image, const char *sym
   return reinterpret_cast<void *>(static_cast<std::uintptr_t>(p));
 }
 
+extern "C" int ompgpu_image_read(ompgpu_device_image *image, const char *symbol, void *out, size_t bytes) {
+  int err = 0;
+  CUmodule m = module_on(image, current_device(), &err);
+  if (!m) return err ? err : static_cast<int>(cudaErrorInvalidValue);
+  CUdeviceptr p = 0;
+  size_t size = 0;
+  CUresult r = driver().module_get_global(&p, &size, m, symbol);
+  if (r == CUDA_SUCCESS && size < bytes) return static_cast<int>(cudaErrorInvalidValue);
+  if (r == CUDA_SUCCESS) r = driver().memcpy_dtoh(out, p, bytes);
+  return as_cuda_error(r);
+}
+
 #else  // the emulator runs device code compiled with its launch stubs, never an image
 
 extern "C" int ompgpu_image_launch(ompgpu_image_kernel *, const ompgpu_launch_config *, void **) {
@@ -216,5 +262,8 @@ extern "C" int ompgpu_image_launch(ompgpu_image_kernel *, const ompgpu_launch_co
 }
 extern "C" int ompgpu_image_occupancy(ompgpu_image_kernel *, int, unsigned, int *) { return 0; }
 extern "C" void *ompgpu_image_global(ompgpu_device_image *, const char *) { return nullptr; }
+extern "C" int ompgpu_image_read(ompgpu_device_image *, const char *, void *, size_t) {
+  return static_cast<int>(cudaErrorInvalidValue);
+}
 
 #endif

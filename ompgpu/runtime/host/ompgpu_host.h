@@ -218,6 +218,8 @@ enum { OMPGPU_IMAGE_DEVICES = 64, OMPGPU_IMAGE_MAX_PARAMS = 1024 };
 typedef struct ompgpu_device_image {
   const unsigned char *data;   /* a cubin (NVRTC) or a fatbin (nvcc) */
   const char *ptx;             /* the cubin's PTX, for a GPU that cannot run it ("": none beside it) */
+  int calls_indirect;          /* device code calls through function pointers: the runtime writes the
+                                  device's table of indirect functions into the module before a launch */
   void *module[OMPGPU_IMAGE_DEVICES];
 } ompgpu_device_image;
 typedef struct ompgpu_image_kernel {
@@ -231,6 +233,9 @@ typedef struct ompgpu_image_kernel {
 int ompgpu_image_launch(ompgpu_image_kernel *k, const ompgpu_launch_config *cfg, void **args);
 int ompgpu_image_occupancy(ompgpu_image_kernel *k, int threads_per_team, unsigned dyn_shmem, int *local_bytes);
 void *ompgpu_image_global(ompgpu_device_image *image, const char *symbol);
+/* Copies `bytes` bytes of the image's variable `symbol` on the current device to `out`; a
+   cudaError_t value. */
+int ompgpu_image_read(ompgpu_device_image *image, const char *symbol, void *out, size_t bytes);
 
 /* The kernels of one translation unit (a generated constructor calls it before main). The
    runtime starts the devices at program start on a background thread: it creates the default
