@@ -365,7 +365,9 @@ def _compile_device_image(t: Translation, opts: Options, dev_cu: Path, image_o: 
                     if find_cuda(required=False) is None:
                         raise ToolchainError(f"NVRTC cannot compile the device code of {t.source}:\n{exc.log.strip()}") from None
                     if opts.verbose:
-                        print(f"ompgpu: NVRTC cannot compile the device code of {t.source}; nvcc compiles it", file=sys.stderr)
+                        why = "\n".join(line for line in exc.log.splitlines() if "error" in line)
+                        print(f"ompgpu: NVRTC cannot compile the device code of {t.source}; nvcc compiles it\n{why}",
+                              file=sys.stderr)
         _run_jobs([host_job, compile_with_nvrtc], opts.verbose)
     if not compiled_by_nvrtc:
         image = image.with_suffix(".fatbin")
