@@ -16,7 +16,7 @@ from ompgpu.codegen.host import generate_host
 from ompgpu.codegen.host.program import DeviceImage
 from ompgpu.codegen.host.compat import host_openmp_gaps
 from ompgpu.errors import OmpgpuError, ToolchainError, compiling
-from ompgpu.nvrtc import NvrtcError, find_nvrtc
+from ompgpu.nvrtc import NvrtcError, find_nvrtc, image_options
 from ompgpu.options import Options, UsageError
 from ompgpu.outliner.outline import outline
 from ompgpu.parser.bind import bind_pragmas
@@ -352,8 +352,7 @@ def _compile_device_image(t: Translation, opts: Options, dev_cu: Path, image_o: 
         def compile_with_nvrtc() -> None:
             nonlocal compiled_by_nvrtc
             with phase("compile device code"):
-                options = ["-std=c++17", f"-arch={opts.offload_arch}", "-default-device", "-DOMPGPU_DEVICE_IMAGE",
-                           f"-I{DEVICE_RT / 'rtc'}", f"-I{DEVICE_RT}", f"-I{HOST_RT}", "-w", *(["-lineinfo"] if opts.debug else [])]
+                options = image_options(opts.offload_arch, opts.debug)
                 if opts.verbose:
                     print(f"ompgpu: NVRTC {nvrtc.version()} ({nvrtc.path}): {' '.join(options)} {dev_cu}", file=sys.stderr)
                 try:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ompgpu.errors import ToolchainError
-from ompgpu.toolchain import nvidia_wheel_dirs
+from ompgpu.toolchain import DEVICE_RT, HOST_RT, nvidia_wheel_dirs
 
 NVRTC_SUCCESS = 0
 
@@ -116,6 +116,15 @@ class Nvrtc:
             return CompiledImage(cubin.raw, ptx.value, log)
         finally:
             self._lib.nvrtcDestroyProgram(ctypes.byref(prog))
+
+
+def image_options(arch: str, debug: bool = False) -> list[str]:
+    """NVRTC's options for a device image of generated code (what nvcc's image compile does,
+    in NVRTC's terms): unannotated functions are device functions (the host runtime's header
+    declares host functions), OMPGPU_DEVICE_IMAGE leaves out the host side, and ompgpu's
+    stand-ins for the C headers come first on the include path."""
+    return ["-std=c++17", f"-arch={arch}", "-default-device", "-DOMPGPU_DEVICE_IMAGE", f"-I{DEVICE_RT / 'rtc'}",
+            f"-I{DEVICE_RT}", f"-I{HOST_RT}", "-w", *(["-lineinfo"] if debug else [])]
 
 
 @functools.lru_cache(maxsize=None)
