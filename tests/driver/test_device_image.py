@@ -189,3 +189,37 @@ def test_separate_compilation_of_files_that_export_no_device_code_links_no_devic
         assert r.returncode == 0, r.stderr
         from ompgpu.driver import has_relocatable_device_code
         assert has_relocatable_device_code(tmp_path / "lib.o")
+
+
+# Tier 3, on a GPU: the images run, from either device compiler, and from their PTX.
+GPU_PROGRAMS = ["vec_add", "declare_target", "declare_target_indirect", "packed_teams", "api_queries"]
+
+
+def _build_and_run(src: Path, exe: Path, *flags: str, env: dict | None = None) -> str:
+    import os
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", *flags, str(src), "-o", str(exe)], capture_output=True,
+                       text=True, env={**os.environ, **(env or {})})
+    assert r.returncode == 0, r.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300,
+                         env={**os.environ, "OMP_TARGET_OFFLOAD": "MANDATORY"})
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("compiler", ["nvrtc", "nvcc"])
+@pytest.mark.parametrize("name", GPU_PROGRAMS)
+def test_images_run_on_the_gpu(name, compiler, tmp_path):
+    if compiler == "nvrtc" and find_nvrtc() is None or compiler == "nvcc" and find_cuda(required=False) is None:
+        pytest.skip(f"no {compiler}")
+    env = {"OMPGPU_DEVICE_COMPILER": "nvcc"} if compiler == "nvcc" else {}
+    out = _build_and_run(PROGRAMS / f"{name}.c", tmp_path / name, env=env)
+    assert out == (PROGRAMS / f"{name}.expected").read_text()
+
+
+@pytest.mark.gpu
+@pytest.mark.skipif(find_nvrtc() is None, reason="NVRTC not installed")
+def test_an_image_for_an_older_gpu_runs_from_its_ptx(tmp_path):
+    # sm_80's cubin does not run on sm_90 and later: the runtime loads the PTX beside it
+    out = _build_and_run(PROGRAMS / "vec_add.c", tmp_path / "vec_add", "--offload-arch=sm_80")
+    assert out == (PROGRAMS / "vec_add.expected").read_text()
