@@ -401,8 +401,10 @@ def _cached_header_parse(prefix: str) -> tuple[list[c_ast.Node], list[str]] | No
     folder = cache_dir() / "headers"
     entry = folder / f"{key}.pickle"
     try:
-        return pickle.loads(entry.read_bytes())
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
+        cached = pickle.loads(entry.read_bytes())
+        if isinstance(cached, tuple) and len(cached) == 2:
+            return cached
+    except Exception:  # noqa: BLE001 - a missing, damaged or foreign entry: parse again
         pass
     try:
         ast = _parse(prefix, "<system headers>")

@@ -55,3 +55,17 @@ def test_headers_that_end_inside_a_declaration_are_parsed_whole(tmp_path, monkey
     ast = parse_c(pre).ast
     assert [type(n).__name__ for n in ast.ext] == ["Typedef", "Decl", "FuncDef"]
     assert not list((tmp_path / "headers").glob("*.pickle"))
+
+
+def test_a_damaged_cache_entry_is_parsed_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("OMPGPU_CACHE", str(tmp_path))
+    monkeypatch.setattr(cfront, "HEADER_CACHE_MIN_LINES", 1)
+    src = ROOT / "tests" / "programs" / "c_headers.c"
+    pre = preprocess(str(src), host_cc(), [], False)
+    whole = run_deep(lambda: dump(parse_c(pre).ast))
+    for entry in (tmp_path / "headers").glob("*.pickle"):
+        entry.write_bytes(b"\x80\x05not a pickle at all")
+    assert run_deep(lambda: dump(parse_c(pre).ast)) == whole
+    for entry in (tmp_path / "headers").glob("*.pickle"):
+        entry.write_bytes(__import__("pickle").dumps({"a": "foreign value"}))
+    assert run_deep(lambda: dump(parse_c(pre).ast)) == whole
