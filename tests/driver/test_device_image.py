@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from ompgpu.codegen.device.program import device_global_symbol
-from ompgpu.driver import image_assembly, translate
+from ompgpu.device_image import image_assembly
+from ompgpu.driver import translate
 from ompgpu.nvrtc import find_nvrtc
 from ompgpu.options import Options
 from ompgpu.toolchain import find_cuda
@@ -139,7 +140,7 @@ def test_code_nvrtc_rejects_goes_to_nvcc(tmp_path):
 
 
 def test_relocatable_device_code_is_found_in_objects_and_archives(tmp_path):
-    from ompgpu.driver import has_relocatable_device_code
+    from ompgpu.device_image import has_relocatable_device_code
     plain = tmp_path / "plain.o"
     (tmp_path / "plain.c").write_text("int plain(void) { return 1; }\n")
     subprocess.run(["gcc", "-c", str(tmp_path / "plain.c"), "-o", str(plain)], check=True)
@@ -187,7 +188,7 @@ def test_separate_compilation_of_files_that_export_no_device_code_links_no_devic
         r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "-c", "lib.c", "-o", "lib.o"], capture_output=True,
                            text=True, cwd=tmp_path)
         assert r.returncode == 0, r.stderr
-        from ompgpu.driver import has_relocatable_device_code
+        from ompgpu.device_image import has_relocatable_device_code
         assert has_relocatable_device_code(tmp_path / "lib.o")
 
 
