@@ -111,7 +111,9 @@ def _translate(path: str, opts: Options) -> Translation:
             plans = plan_kernels(program, opts.mode)
         with phase("generate device code"):
             device = generate_device(program, plans)
-        image = plan_device_image(device, opts)
+        # Device code: kernels, or declare target functions and variables that other files may use.
+        has_device_code = bool(program.kernels or device.globals or device.defines_functions or device.external_device_code)
+        image = plan_device_image(device, opts) if has_device_code else None
         with phase("generate host code"):
             host = generate_host(program, device.kernel_names, opts.offload, device.globals, device.kernel_modes,
                                  device.kernel_max_threads, opts.offload_arch, device.kernel_dense,
@@ -121,11 +123,9 @@ def _translate(path: str, opts: Options) -> Translation:
         exc.coord = bound.coord_fixer.fix(exc.coord)
         raise
     remarks = tuple(f"{coord}: remark: {msg} [-Rpass=ompgpu]" for coord, msg in device.remarks)
-    # Device code: kernels, or declare target functions and variables that other files may use.
-    has_device_code = bool(program.kernels or device.globals or device.defines_functions or device.external_device_code)
     return Translation(path, host, device.cuda if has_device_code or opts.emit_cuda else None, remarks,
                        device.external_device_code, tuple((k.function, device.kernel_names[id(k)]) for k in program.kernels),
-                       warnings, image.symbol if image is not None and has_device_code else None)
+                       warnings, image.symbol if image is not None else None)
 
 
 def compile_and_link(opts: Options, translated: dict[str, Translation] | None = None) -> int:

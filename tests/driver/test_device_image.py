@@ -224,3 +224,18 @@ def test_an_image_for_an_older_gpu_runs_from_its_ptx(tmp_path):
     # sm_80's cubin does not run on sm_90 and later: the runtime loads the PTX beside it
     out = _build_and_run(PROGRAMS / "vec_add.c", tmp_path / "vec_add", "--offload-arch=sm_80")
     assert out == (PROGRAMS / "vec_add.expected").read_text()
+
+
+def test_a_file_without_device_code_names_no_image(tmp_path):
+    # (its host code named an image no object defined: at -O0 the link failed)
+    src = tmp_path / "plain.c"
+    src.write_text('#include <stdio.h>\nint main(void) { printf("plain\\n"); return 0; }\n')
+    t = translate(str(src), Options(offload="cuda"))
+    assert t.device_image is None and "__ompgpu_image" not in t.host_c
+    if find_cuda(required=False) is None and find_nvrtc() is None:
+        return
+    for level in ("-O0", "-O2"):
+        r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", level, str(src), "-o", str(tmp_path / "plain")],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        assert subprocess.run([str(tmp_path / "plain")], capture_output=True, text=True).stdout == "plain\n"
