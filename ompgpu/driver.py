@@ -250,15 +250,10 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
         objects.append(str(dev_o))
         return objects
     if opts.offload == "cuda":
-        cuda = find_cuda()
         # Relocatable device code where another file may call into it (-c) or it calls another file.
         rdc = ["-rdc=true"] if opts.compile_only or t.relocatable else []
-        cmd = [str(cuda.nvcc), "-std=c++17", opts.opt_level, f"-arch={opts.offload_arch}", "--expt-relaxed-constexpr", *rdc,
-               f"-I{DEVICE_RT}", f"-I{HOST_RT}",
-               "-w" if opts.no_warnings else "-Wno-deprecated-gpu-targets", *(["-Xcompiler", "-fPIC"] if pic else []),
+        cmd = [*_nvcc_device_command(opts), *rdc, *(["-Xcompiler", "-fPIC"] if pic else []),
                "-c", str(dev_cu), "-o", str(dev_o)]
-        if opts.debug:
-            cmd.insert(2, "-lineinfo")
     else:
         # -g1: line tables, so that the emulator's fault reports name the user's source line.
         # -Wno-narrowing: the user's C initializers convert implicitly (`double v[] = {i}`), which
@@ -269,6 +264,13 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
     _run_jobs([host_job, ("compile device code", cmd, f"compiling the device code of {t.source}")], opts.verbose)
     objects.append(str(dev_o))
     return objects
+
+
+def _nvcc_device_command(opts: Options) -> list[str]:
+    """nvcc and the flags of every compile of generated device code (the output kind after)."""
+    return [str(find_cuda().nvcc), "-std=c++17", opts.opt_level, *(["-lineinfo"] if opts.debug else []),
+            f"-arch={opts.offload_arch}", "--expt-relaxed-constexpr", f"-I{DEVICE_RT}", f"-I{HOST_RT}",
+            "-w" if opts.no_warnings else "-Wno-deprecated-gpu-targets"]
 
 
 def _compile_device_image(t: Translation, opts: Options, dev_cu: Path, image_o: Path, host_job, stem: Path,
@@ -304,10 +306,7 @@ def _compile_device_image(t: Translation, opts: Options, dev_cu: Path, image_o: 
         _run_jobs([host_job, compile_with_nvrtc], opts.verbose)
     if not compiled_by_nvrtc:
         image = image.with_suffix(".fatbin")
-        cmd = [str(find_cuda().nvcc), "-std=c++17", opts.opt_level, f"-arch={opts.offload_arch}", "--expt-relaxed-constexpr",
-               "-DOMPGPU_DEVICE_IMAGE", f"-I{DEVICE_RT}", f"-I{HOST_RT}",
-               "-w" if opts.no_warnings else "-Wno-deprecated-gpu-targets", *(["-lineinfo"] if opts.debug else []),
-               "-fatbin", str(dev_cu), "-o", str(image)]
+        cmd = [*_nvcc_device_command(opts), "-DOMPGPU_DEVICE_IMAGE", "-fatbin", str(dev_cu), "-o", str(image)]
         device_job = ("compile device code", cmd, f"compiling the device code of {t.source}")
         _run_jobs([device_job] if nvrtc is not None else [host_job, device_job], opts.verbose)
     asm = tmp / (stem.name + ".image.s")

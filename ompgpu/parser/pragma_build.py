@@ -379,12 +379,12 @@ def parser() -> Lark:
 
 def _cache_file(grammar: str) -> str:
     import hashlib
-    import os
-    from pathlib import Path
 
     import lark
 
-    base = Path(os.environ.get("OMPGPU_CACHE", Path.home() / ".cache" / "ompgpu"))
+    from ompgpu import cache_dir
+
+    base = cache_dir()
     base.mkdir(parents=True, exist_ok=True)
     key = hashlib.sha256((grammar + lark.__version__).encode()).hexdigest()[:16]
     return str(base / f"omp-grammar-{key}.lark-cache")
