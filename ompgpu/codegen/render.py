@@ -13,9 +13,11 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
-    """The templates compiled once per installation (jinja2 keys each by its name and source):
-    compiling them again in every `ompgpu cc` process took about a tenth of a second."""
-    folder = cache_dir() / "templates"
+    """The templates compiled once per installation: compiling them again in every `ompgpu cc`
+    process took about a tenth of a second. jinja2 keys each by its name, its source and the
+    Python version, not by jinja2's own version, whose compiled code differs between releases
+    (3.1's calls environment.concat, which 3.0 lacks): one folder per jinja2 release."""
+    folder = cache_dir() / f"templates-jinja2-{jinja2.__version__}"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError:
