@@ -43,6 +43,7 @@ from ompgpu.errors import SourceCoord, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, kernel_scope, region_sharing
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_binding, loop_nest, loop_var_names
 from ompgpu.parser.clause_rules import int_constant
+from ompgpu.plan.spread import spread_blocker, spread_candidate
 
 MODES = ("auto", "generic", "spmd")
 
@@ -98,6 +99,10 @@ class KernelPlan:
     # runs PACKED_TEAMS of them in a block, each on its own warp, where its device code names
     # no block-wide id or barrier (codegen checks the code and else keeps a team per block).
     packed_teams: int = 1
+    # Inner loops spread across the grid (plan/spread.py): a distribute iteration may run on
+    # several blocks; else, for a kernel of that shape, why not (the remark says it).
+    spread: bool = False
+    spread_blocker: str | None = None
 
     @property
     def elided(self) -> tuple[str, ...]:
@@ -123,7 +128,11 @@ def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan
         p = dataclasses.replace(p, max_threads=bound, exact_threads=_exact_block(k, p.mode, bound),
                                 block_expr=_block_expr(k, unchanged) if p.mode == "spmd" else None,
                                 unchanged_captures=unchanged)
-        plans[id(k)] = dataclasses.replace(p, packed_teams=_packed_teams(p))
+        p = dataclasses.replace(p, packed_teams=_packed_teams(p))
+        if spread_candidate(k) is not None:
+            why = spread_blocker(k, p)
+            p = dataclasses.replace(p, spread=why is None, spread_blocker=why)
+        plans[id(k)] = p
     return plans
 
 

@@ -46,7 +46,7 @@ def test_host_code_launches_an_image_through_the_runtime(tmp_path):
     assert f"static ompgpu_device_image __ompgpu_image = {{ {t.device_image}, {t.device_image}_ptx, 0 }};" in host
     # one kernel record and two static stubs per kernel: nothing is left for a device object to define
     for _, kname in t.kernels:
-        record = re.search(rf'static ompgpu_image_kernel __ompgpu_ik_{kname} = {{ &__ompgpu_image, "{kname}", (\d+), (\d+), (\d+) }};',
+        record = re.search(rf'static ompgpu_image_kernel __ompgpu_ik_{kname} = {{ &__ompgpu_image, "{kname}", (\d+), (\d+), (\d+), ([01]) }};',
                            host)
         assert record, kname
         assert int(record.group(1)) >= 1   # the mapped array at least

@@ -1,5 +1,6 @@
 """Kernel entry: parameters from the captures, the kernel's own teams reduction, launch
-bounds and the dense instance; packed teams' check; the mode remark."""
+bounds and the dense instance; packed teams' check; the mode remark; the scratch of a kernel
+whose inner loops are spread across the grid."""
 from __future__ import annotations
 
 import re
@@ -12,6 +13,7 @@ from ompgpu.codegen.shared_scalars import candidate_locals
 from ompgpu.errors import note_location
 from ompgpu.outliner.outline import Kernel, kernel_scope
 from ompgpu.plan.mode import KernelPlan
+from ompgpu.plan.spread import spread_candidate
 from ompgpu.codegen.device import data_sharing, reductions
 from ompgpu.codegen.device.cdecl import by_value_type, cxx_name, type_string
 
@@ -121,7 +123,14 @@ def emit_kernel(em, k: Kernel, kname: str) -> dict:
     return {"name": kname, "coord": k.coord, "params": params, "aliases": aliases, "promotions": promotions,
             "privates": privates, "body": text, "max_threads": bound, "plan": em.plan,
             "mode": em.plan.mode, "lean": em.plan.lean, "combined": em.plan.combined, "variants": variants,
-            "packed": packed}
+            "packed": packed, "spread_bytes": spread_scratch_bytes(k) if em.plan.spread else 0}
+
+
+def spread_scratch_bytes(k: Kernel) -> int:
+    """Scratch bytes per team of a kernel whose inner loops are spread across the grid
+    (runtime/device/spread.cuh): an arrival count, and a cell per reduction item."""
+    items = sum(len(c.items) for c in spread_candidate(k)[2].directive.clauses_of("reduction"))
+    return 8 * (1 + items)
 
 
 def mode_remark(kname: str, plan: KernelPlan, regions: int) -> str:

@@ -134,6 +134,9 @@ def outline(em, n: OmpConstruct, sharing: Sharing, inner: Directive | None,
     # (packed teams: a team is never the whole block)
     sub.whole_block = ("__whole_block" if templated else "true") \
         if spmd_site and sub.team_size is not None and not em.ids.packed else None
+    # the region of a kernel whose inner loops are spread across the grid (KernelPlan.spread)
+    spread = em.spread and spmd_site and em.in_region == 0
+    sub.spread = spread
     sub.thread_num_known = sub.team_size is not None or (em.plan is not None and em.in_region == 0 and d.clause("if") is None)
     sub.task_shared = {sym.name for sym in sharing.by_pointer}
     sub.register_candidates = em.register_candidates
@@ -167,7 +170,8 @@ def outline(em, n: OmpConstruct, sharing: Sharing, inner: Directive | None,
                   stateful=spmd_site and not em.lean, combined=combined,
                   always_forks=not spmd_site and em.plan is not None and em.in_region == 0,
                   entry_barrier=spmd_site and not combined and em.plan.entry_barrier,
-                  num_threads=nt.expr.text if nt else "0", if_cond=ifc.expr.text if ifc else None)
+                  num_threads=nt.expr.text if nt else "0", if_cond=ifc.expr.text if ifc else None,
+                  spread={"reds": reds} if spread else None)
 
 
 def num_threads_clause(em, d: Directive, spmd_site: bool):

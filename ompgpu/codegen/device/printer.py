@@ -63,6 +63,9 @@ class Emitter(CGen):
         # The combined loop of an SPMD `distribute parallel for` whose iterations the whole grid
         # shares (see worksharing.distribute): every team gets the whole range, the loop deals it out.
         self.grid_loop = False
+        # The kernel's distribute loop and its region's loop, in a kernel whose inner loops are
+        # spread across the grid (KernelPlan.spread): loop.j2 deals them over several blocks.
+        self.spread = master and plan is not None and plan.spread
         # Of such a loop whose iterations are tiles (footprint.py): the bytes of cache one
         # iteration touches; the loop then keeps about L2 / that many threads busy.
         self.grid_tile_bytes: int | None = None

@@ -32,6 +32,7 @@ class LaunchShape:
     params: int          # the kernel's parameters from the host's arguments
     packed: int          # teams per block (1: a team per block; more: one more parameter, the number of teams)
     team_threads: int    # the team size a packed kernel is compiled for (its launch bound)
+    scratch: int = 0     # 1: one more parameter, the launch's zeroed scratch (inner loops spread across the grid)
 
 
 def device_global_symbol(name: str) -> str:
@@ -59,6 +60,7 @@ class DeviceOutput:
     indirect_table: str | None = None
     indirect_calls: bool = False  # calls through function pointers (the launch stub sets the device's table)
     launch_shapes: dict[str, LaunchShape] = field(default_factory=dict)  # by kernel instance name
+    kernel_scratch: dict[int, int] = field(default_factory=dict)   # by id(kernel): scratch bytes per team (spread)
     # Device code other files may name: a declare target variable, or a device function with
     # external linkage (relocatable device code where the file is compiled with -c).
     exports_device_symbols: bool = False
@@ -132,6 +134,12 @@ class DeviceGenerator:
             else:
                 self.remarks.append((k.coord, f"{kname}: packed teams, {plan.packed_teams} teams of "
                                                f"{plan.max_threads} threads per block"))
+        if plan.spread:
+            self.remarks.append((k.coord, f"{kname}: inner loops promoted across the grid: where the distribute "
+                                           "loop has at most half as many iterations as the grid has blocks, each "
+                                           "iteration runs on several blocks, its reductions combined by the last"))
+        elif plan.spread_blocker is not None:
+            self.remarks.append((k.coord, f"{kname}: inner loops not promoted across the grid: {plan.spread_blocker}"))
         self.calls[kname] = em.called
         return kt
 
@@ -211,7 +219,9 @@ class DeviceGenerator:
                             indirect_calls=self.indirect_calls,
                             exports_device_symbols=bool(self.global_names) or any(
                                 "static" not in (self.p.functions[n].decl.storage or []) for n in order),
-                            launch_shapes={v["name"]: LaunchShape(len(kt["params"]), kt["packed"], kt["max_threads"])
+                            kernel_scratch={id(k): kt["spread_bytes"] for k, kt in zip(self.p.kernels, kernels)},
+                            launch_shapes={v["name"]: LaunchShape(len(kt["params"]), kt["packed"], kt["max_threads"],
+                                                                  1 if kt["spread_bytes"] else 0)
                                            for kt in kernels for v in kt["variants"]})
 
     # -- declarations the device needs --------------------------------------------

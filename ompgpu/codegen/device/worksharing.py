@@ -212,7 +212,7 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
                   range_from=range_from, lastprivate=lastprivate, iteration_now=now,
                   linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                   loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=em.team_size,
-                  whole_block=em.whole_block)
+                  whole_block=em.whole_block, spread=em.spread)
 
 
 def linear_items(em, d: Directive) -> tuple[tuple[str, str], ...]:

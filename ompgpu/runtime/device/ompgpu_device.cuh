@@ -10,6 +10,7 @@
 //   workshare.cuh        static / dynamic / guided loops, distribute
 //   sync.cuh             atomics, critical, single, flush
 //   reduction.cuh        warp-shuffle reductions with one atomic per warp
+//   spread.cuh           a teams distribute's inner loops spread over the grid
 //   api.cuh              omp_* routines, omp_lock_t / omp_nest_lock_t
 //   launch.cuh           OMPGPU_LAUNCH_KERNEL / OMPGPU_DYNAMIC_SHARED for CUDA
 //   indirect.cuh         calls through function pointers (declare target indirect); included
@@ -27,6 +28,7 @@
 #include "workshare.cuh"
 #include "sync.cuh"
 #include "reduction.cuh"
+#include "spread.cuh"
 #include "api.cuh"
 #include "launch.cuh"
 

@@ -1,6 +1,7 @@
 // ompgpu host runtime: lazy device initialisation, device selection, properties.
 #include "host_internal.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
@@ -182,6 +183,35 @@ cudaStream_t thread_stream(const Loc &loc, int d) {
     streams[i] = s;
   }
   return streams[i];
+}
+
+void *launch_scratch(int d, std::size_t bytes) {
+  // Per (host thread, device), like the stream: a target region's launch is synchronized on
+  // its thread's stream before the construct returns, so no two kernels use one scratch at once.
+  // Kernels leave it zeroed (runtime/device/spread.cuh). Kept for the thread's life. NULL where
+  // it cannot be had: the kernel then runs without splitting iterations.
+  struct Scratch {
+    void *p = nullptr;
+    std::size_t bytes = 0;
+  };
+  thread_local std::vector<Scratch> scratch;
+  std::size_t i = static_cast<std::size_t>(d);
+  if (scratch.size() <= i) scratch.resize(i + 1);
+  Scratch &s = scratch[i];
+  if (s.bytes < bytes) {
+    if (s.p) (void)cudaFree(s.p);
+    s = Scratch();
+    const std::size_t want = std::max<std::size_t>(bytes, 64 * 1024);
+    void *p = nullptr;
+    if (cudaMalloc(&p, want) != cudaSuccess || cudaMemset(p, 0, want) != cudaSuccess) {
+      if (p) (void)cudaFree(p);
+      (void)cudaGetLastError();
+      return nullptr;
+    }
+    s.p = p;
+    s.bytes = want;
+  }
+  return s.p;
 }
 
 }  // namespace ompgpu_host

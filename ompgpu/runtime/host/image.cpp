@@ -213,6 +213,12 @@ extern "C" int ompgpu_image_launch(ompgpu_image_kernel *k, const ompgpu_launch_c
     for (unsigned i = 0; i < k->params; ++i) packed_args[i] = args[i];
     packed_args[k->params] = &league;
     args = packed_args;
+  } else if (k->scratch) {
+    // Inner loops spread across the grid: the launch's scratch after the parameters.
+    if (k->params > OMPGPU_IMAGE_MAX_PARAMS) return static_cast<int>(cudaErrorInvalidConfiguration);
+    for (unsigned i = 0; i < k->params; ++i) packed_args[i] = args[i];
+    packed_args[k->params] = const_cast<void **>(&cfg->scratch);
+    args = packed_args;
   }
   const CUresult r = driver().launch_kernel(f, grid, 1, 1, block, 1, 1, static_cast<unsigned>(cfg->dyn_shmem),
                                             static_cast<CUstream>(cfg->stream), args, nullptr);

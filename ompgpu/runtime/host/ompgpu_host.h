@@ -40,6 +40,7 @@ typedef struct ompgpu_launch_config {
   size_t dyn_shmem;
   void *stream;
   int device_num, num_devices;   /* the device launched on (current), how many there are */
+  void *scratch;                 /* zeroed device memory the kernel leaves zeroed (scratch_per_team > 0), else NULL */
 } ompgpu_launch_config;
 
 /* Launch stub defined in the device object; returns a cudaError_t value (0 = success). */
@@ -64,6 +65,9 @@ typedef struct ompgpu_kernel_desc {
      more teams at once and spills at most a little more (runtime/host/target.cpp). */
   const struct ompgpu_kernel_desc *dense;
   const char *construct;     /* "target teams distribute parallel for" (NULL: "target"): messages, OMPGPU_PROFILE */
+  /* > 0: the kernel's inner loops may spread across the grid (runtime/device/spread.cuh); each
+     launch gets this many zeroed bytes of scratch per team (ompgpu_launch_config.scratch) */
+  long long scratch_per_team;
 } ompgpu_kernel_desc;
 
 /* map-type bits */
@@ -228,6 +232,7 @@ typedef struct ompgpu_image_kernel {
   unsigned params;           /* its parameters (packed teams: and the number of teams after them) */
   unsigned packed;           /* teams per block (0 or 1: a team per block) */
   unsigned team_threads;     /* packed: the team size it is compiled for */
+  unsigned scratch;          /* 1: the launch's scratch follows the parameters (inner loops spread across the grid) */
   void *function[OMPGPU_IMAGE_DEVICES];
 } ompgpu_image_kernel;
 int ompgpu_image_launch(ompgpu_image_kernel *k, const ompgpu_launch_config *cfg, void **args);

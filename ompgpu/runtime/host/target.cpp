@@ -213,6 +213,9 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
   cfg.num_devices = usable_devices();
   cudaStream_t stream = thread_stream(loc, d);
   cfg.stream = stream;
+  cfg.scratch = k->scratch_per_team > 0
+                    ? launch_scratch(d, static_cast<std::size_t>(teams) * static_cast<std::size_t>(k->scratch_per_team))
+                    : nullptr;
   const char *mode = k->mode == OMPGPU_MODE_SPMD ? "spmd" : "generic";
   if (rt().num_devices > 1)   // several GPUs: say which one
     info(loc, "kernel %s: %u teams x %u threads, %s%s, device %d", kname(k), cfg.num_teams, cfg.threads_per_team, mode,

@@ -1,0 +1,129 @@
+"""Inner loops spread across the grid: which SPMD kernels may run one `distribute` iteration on
+several blocks (issue 34, item 2; the device side is runtime/device/spread.cuh).
+
+backprop's forward kernel is a `teams distribute` over 16 hidden units whose `parallel for
+reduction` sums a million products: one block per unit, 16 of a 132-SM GPU's blocks busy. Where
+the distribute has fewer iterations than half the grid's blocks, the kernel splits each
+iteration over gridDim.x / n blocks. That is legal for a kernel of this shape only:
+
+- lean SPMD, a team per block (not packed), its body one `distribute` loop (no num_teams: the
+  runtime sizes the grid; no dist_schedule, collapse or lastprivate);
+- the loop's body: serial code that only reads memory and computes locals (every block of the
+  iteration runs it), then one `parallel for` (no schedule, num_threads, if, lastprivate,
+  linear, ordered or nowait; no construct inside but `atomic`) whose reduction items are
+  scalars of at most 8 bytes declared in that serial code, then any serial code, which the
+  iteration's last block runs alone once the partials are combined;
+- no omp_* routine anywhere (a team's number and the team count would tell the split).
+
+The cost rule: splitting costs each block one fence and one atomic, and the iteration's last
+block combines the partials; it runs only where the grid holds at least two blocks per
+iteration, decided at the launch (spread_distribute_block), so a kernel whose distribute is
+long runs as before.
+"""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ompgpu.analysis.library import PURE_LIBRARY
+from ompgpu.analysis.symbols import has_side_effect, resolve_typedef
+from ompgpu.outliner.outline import Kernel
+from ompgpu.parser.bind import OmpConstruct, collapse_depth
+from ompgpu.parser.cfront import walk_nodes
+
+# Clauses of the region that keep its loop a plain split of its iterations.
+_REGION_CLAUSES = frozenset({"reduction", "private", "firstprivate", "shared", "default", "proc_bind"})
+_ARITHMETIC = frozenset({"char", "short", "int", "long", "signed", "unsigned", "float", "double", "_Bool"})
+
+
+def spread_candidate(k: Kernel) -> tuple[c_ast.For, list, OmpConstruct, list] | None:
+    """(distribute loop, serial code before the region, the region, serial code after) of a
+    kernel that is one distribute loop with one parallel region directly in its body; None for
+    any other kernel (not a candidate: no remark)."""
+    body = k.body
+    if not isinstance(body, OmpConstruct) or [leaf for leaf in body.directive.leaves if leaf != "teams"] != ["distribute"]:
+        return None
+    loop = body.body
+    if not isinstance(loop, c_ast.For) or not isinstance(loop.stmt, c_ast.Compound):
+        return None
+    items = list(loop.stmt.block_items or [])
+    regions = [i for i, s in enumerate(items) if isinstance(s, OmpConstruct)]
+    if len(regions) != 1 or items[regions[0]].directive.leaves[:1] != ("parallel",):
+        return None
+    at = regions[0]
+    return loop, items[:at], items[at], items[at + 1:]
+
+
+def spread_blocker(k: Kernel, plan) -> str | None:
+    """Why kernel k's inner loops may not be spread across the grid (None: they may). Call only
+    for a spread_candidate."""
+    _, before, region, after = spread_candidate(k)
+    if plan.mode != "spmd" or not plan.lean:
+        return "the kernel is not lean SPMD"
+    if plan.packed_teams > 1:
+        return "its teams are packed"
+    dist = k.body.directive
+    if k.teams is not None and k.teams.clause("num_teams") is not None or dist.clause("num_teams") is not None:
+        return "num_teams sizes the league"
+    for kind in ("dist_schedule", "lastprivate", "reduction"):
+        if dist.clause(kind) is not None:
+            return f"the distribute loop has a '{kind}' clause"
+    if collapse_depth(dist) != 1:
+        return "the distribute loop is collapsed"
+    d = region.directive
+    if d.name != "parallel for":
+        return f"the region is '{d.name}', not 'parallel for'"
+    other = sorted({c.kind for c in d.clauses} - _REGION_CLAUSES)
+    if other:
+        return f"the region has a '{other[0]}' clause"
+    for node in walk_nodes(region.body):
+        if isinstance(node, OmpConstruct) and node.directive.name != "atomic":
+            return f"the region holds '{node.directive.name}'"
+    for stmt in (*before, *after):
+        for node in walk_nodes(stmt):
+            if isinstance(node, OmpConstruct):
+                return f"the serial code holds '{node.directive.name}'"
+    for node in walk_nodes(k.body):
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name.startswith("omp_"):
+            return f"the kernel calls {node.name.name}"
+    locals_before: dict[str, c_ast.Decl] = {}
+    for stmt in before:
+        why = _side_effect_before(stmt, locals_before)
+        if why is not None:
+            return why
+    for c in d.clauses_of("reduction"):
+        for item in c.items:
+            decl = locals_before.get(item.name)
+            if decl is None or item.sections or item.members:
+                return f"the reduction item '{item.text}' is not a scalar declared before the region in the loop's body"
+            if not _small_arithmetic(decl.type, k):
+                return f"the reduction item '{item.name}' is not an arithmetic scalar of at most 8 bytes"
+    return None
+
+
+def _side_effect_before(stmt: c_ast.Node, locals_before: dict[str, c_ast.Decl]) -> str | None:
+    """Serial code before the region runs in every block of an iteration: declarations and
+    assignments of the loop body's own locals, nothing that writes memory or calls."""
+    if isinstance(stmt, c_ast.Decl) and not isinstance(stmt.type, c_ast.FuncDecl):
+        if stmt.init is not None and has_side_effect(stmt.init, PURE_LIBRARY):
+            return f"the declaration of '{stmt.name}' before the region has a side effect"
+        if stmt.name:
+            locals_before[stmt.name] = stmt
+        return None
+    if isinstance(stmt, c_ast.DeclList):
+        for decl in stmt.decls:
+            why = _side_effect_before(decl, locals_before)
+            if why is not None:
+                return why
+        return None
+    if isinstance(stmt, c_ast.Assignment) and isinstance(stmt.lvalue, c_ast.ID) and stmt.lvalue.name in locals_before \
+            and not has_side_effect(stmt.rvalue, PURE_LIBRARY):
+        return None
+    return "the serial code before the region writes memory or calls a function"
+
+
+def _small_arithmetic(t: c_ast.Node, k: Kernel) -> bool:
+    t = resolve_typedef(t, k.env)
+    if not isinstance(t, c_ast.TypeDecl) or not isinstance(t.type, c_ast.IdentifierType):
+        return False
+    names = t.type.names
+    return set(names) <= _ARITHMETIC and not ("long" in names and "double" in names)

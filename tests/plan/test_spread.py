@@ -1,0 +1,87 @@
+"""Tier 1: inner loops spread across the grid (issue 34 item 2; plan/spread.py,
+runtime/device/spread.cuh). A lean SPMD `teams distribute` whose iterations each run one
+`parallel for` may split an iteration over several blocks: the kernel takes the launch's scratch,
+its distribute and its region's loop take their ranges from spread_*, the region's reduction
+partials go through the scratch and the iteration's last block runs the rest. Kernels that may
+not be split say why in -Rpass=ompgpu. Run-and-check program: tests/programs/spread_reductions.c."""
+from pathlib import Path
+
+import pytest
+
+from ompgpu.driver import translate
+from ompgpu.options import Options
+
+PRELUDE = """#include <math.h>
+#include <omp.h>
+float w[1 << 20], in[1 << 16], hidden[16];
+int main(void) {
+  const int n = 1 << 16;
+"""
+
+BACKPROP_LIKE = """
+#pragma omp target teams distribute thread_limit(256) map(to: w, in) map(from: hidden)
+  for (int j = 0; j < 16; j++) {
+    float s = 0;
+#pragma omp parallel for reduction(+: s)
+    for (int i = 0; i < n; i++) s += w[(long)i * 16 + j] * in[i];
+    hidden[j] = 1.0f / (1.0f + expf(-s));
+  }"""
+
+
+def translated(tmp_path: Path, kernel: str, mode: str = "auto"):
+    src = tmp_path / "p.c"
+    src.write_text(PRELUDE + kernel + "\n  return 0;\n}\n")
+    return translate(str(src), Options(mode=mode))
+
+
+def test_a_short_distribute_of_long_regions_is_spread(tmp_path):
+    t = translated(tmp_path, BACKPROP_LIKE)
+    cu = t.device_cu
+    assert ", void *__omp_scratch)" in cu and ", cfg->scratch);" in cu
+    assert "ompgpu::spread_distribute_block(__n, &__lo, &__hi, __omp_scratch)" in cu
+    assert "__first = ompgpu::spread_first(threadIdx.x, 256u), __stride = ompgpu::spread_stride(256u)" in cu
+    # partials: the identity in every block but the first, through the scratch, the last block gathers
+    assert "s = ompgpu_red_identity<std::remove_reference_t<decltype(s)>>(ompgpu::RED_ADD);" in cu
+    assert "ompgpu::spread_put(&s, __omp_scratch, 1u, 0u);" in cu
+    assert "if (!ompgpu::spread_arrive(__omp_scratch)) return;" in cu
+    assert "ompgpu::spread_gather(ompgpu::RED_ADD, &s, __omp_scratch, 1u, 0u);" in cu
+    # the rest of the iteration comes after the gather
+    assert cu.index("spread_gather") < cu.index("hidden[j] = ")
+    # the host gives each launch 8 bytes per team for the count and 8 per reduction item
+    assert ', "target teams distribute", 16 };' in t.host_c
+    assert any("inner loops promoted across the grid" in r for r in t.remarks)
+
+
+def test_generic_mode_keeps_a_block_per_iteration(tmp_path):
+    t = translated(tmp_path, BACKPROP_LIKE, mode="generic")
+    assert "spread_" not in t.device_cu and "__omp_scratch" not in t.device_cu
+    assert ', "target teams distribute", 0 };' in t.host_c
+
+
+@pytest.mark.parametrize("kernel, why", [
+    (BACKPROP_LIKE.replace("thread_limit(256)", "thread_limit(256) num_teams(16)"), "num_teams sizes the league"),
+    (BACKPROP_LIKE.replace("float s = 0;", "float s = 0; hidden[j] = 0;"),
+     "the serial code before the region writes memory or calls a function"),
+    (BACKPROP_LIKE.replace("reduction(+: s)", "reduction(+: s) schedule(static)"), "the region has a 'schedule' clause"),
+    (BACKPROP_LIKE.replace("reduction(+: s)", "reduction(+: s) num_threads(128)"), "the region has a 'num_threads' clause"),
+    (BACKPROP_LIKE.replace("hidden[j] = 1.0f", "hidden[omp_get_team_num() % 16] = 1.0f"),
+     "the kernel calls omp_get_team_num"),
+    (BACKPROP_LIKE.replace("s += w", "{\n#pragma omp critical\n s += w").replace("in[i];", "in[i]; }"),
+     "the region holds 'critical'"),
+])
+def test_kernels_that_may_not_be_spread_say_why(tmp_path, kernel, why):
+    t = translated(tmp_path, kernel)
+    assert "spread_distribute_block" not in t.device_cu and "__omp_scratch" not in t.device_cu
+    assert any(f"inner loops not promoted across the grid: {why}" in r for r in t.remarks), t.remarks
+
+
+def test_a_reduction_into_a_variable_outside_the_loop_is_not_spread(tmp_path):
+    t = translated(tmp_path, """
+  float total = 0;
+#pragma omp target teams distribute map(to: in) map(tofrom: total)
+  for (int j = 0; j < 4; j++) {
+#pragma omp parallel for reduction(+: total)
+    for (int i = 0; i < n; i++) total += in[i];
+  }""")
+    assert "spread_distribute_block" not in t.device_cu
+    assert any("inner loops not promoted" in r for r in t.remarks), t.remarks
