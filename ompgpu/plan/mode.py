@@ -44,6 +44,7 @@ from ompgpu.outliner.outline import Kernel, Program, kernel_scope, region_sharin
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_binding, loop_nest, loop_var_names
 from ompgpu.parser.clause_rules import int_constant
 from ompgpu.plan.spread import spread_blocker, spread_candidate
+from ompgpu.plan.team_size import WARP, warp_team_reason
 
 MODES = ("auto", "generic", "spmd")
 
@@ -102,6 +103,8 @@ class KernelPlan:
     # Inner loops spread across the grid (plan/spread.py): a distribute iteration may run on
     # several blocks; else, for a kernel of that shape, why not (the remark says it).
     spread: bool = False
+    # The team sized to its parallel loops' trip counts (plan/team_size.py): why, for the remark
+    team_shape: str | None = None
     spread_blocker: str | None = None
 
     @property
@@ -128,6 +131,9 @@ def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan
         p = dataclasses.replace(p, max_threads=bound, exact_threads=_exact_block(k, p.mode, bound),
                                 block_expr=_block_expr(k, unchanged) if p.mode == "spmd" else None,
                                 unchanged_captures=unchanged)
+        shape = warp_team_reason(k, p)
+        if shape is not None:   # the team sized to its loops (plan/team_size.py)
+            p = dataclasses.replace(p, max_threads=WARP, exact_threads=WARP, team_shape=shape)
         p = dataclasses.replace(p, packed_teams=_packed_teams(p))
         if spread_candidate(k) is not None:
             why = spread_blocker(k, p)

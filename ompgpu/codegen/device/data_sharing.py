@@ -149,7 +149,9 @@ def team_var(em, n: c_ast.Decl, part: str = "both") -> str:
     sym = em.env.lookup(n.name)
     storage = copy.deepcopy(sym.type if sym is not None and sym.type is not None else n.type)
     strip_quals(storage)
-    return em.render_with_ids("team_var.j2", block=em.block, part=part, storage_decl=type_string(storage, name + "__team"), name=name, init=init,
+    # packed teams: one copy per team of the block
+    slots = f"[{em.plan.packed_teams}]" if em.ids.packed else ""
+    return em.render_with_ids("team_var.j2", block=em.block, part=part, storage_decl=type_string(storage, name + "__team" + slots), name=name, init=init,
                   init_decl=type_string(n.type, name + "__init"),
                   is_array=is_array(n.type) or isinstance(n.init, c_ast.InitList))
 

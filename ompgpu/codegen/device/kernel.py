@@ -29,12 +29,12 @@ DENSE_THREADS = 1280
 # arguments or read none. Anything else may read blockIdx, threadIdx or the block's barrier.
 _PACKED_RUNTIME = frozenset({"lane_id", "packed_team_barrier", "distribute_static_block", "distribute_chunk_first",
                              "distribute_chunk_stride", "known_static_block", "known_static_chunk_first",
-                             "known_static_chunk_stride", "known_team_barrier"})
+                             "known_static_chunk_stride", "known_team_barrier", "packed_team_slot"})
 
 
 _PACKED_SUPPORT = frozenset({"trip_count", "nest_split", "atomic_update", "atomic_update_new", "atomic_write",
                              "atomic_read", "atomic_compare_exchange", "by_value", "by_value_of",
-                             "store_through_postinc", "store_through_postdec"})
+                             "store_through_postinc", "store_through_postdec", "reduce_packed", "red_identity"})
 
 
 _BLOCK_IDS = re.compile(r"\b(threadIdx|blockIdx|blockDim|gridDim|OMPGPU_SHARED|__whole_block|__syncthreads)\b")

@@ -117,6 +117,8 @@ class DeviceGenerator:
         teams keeps them only where its code and its work functions name nothing of the block
         (kernel.packed_team_blocker): else it is emitted again with a team per block."""
         plan = self.plans[id(k)]
+        if plan.team_shape is not None:
+            self.remarks.append((k.coord, f"{kname}: {plan.team_shape}"))
         saved = self._snapshot() if plan.packed_teams > 1 else None
         em = printer.Emitter(self, kname, k.env, master=True, plan=plan)
         kt = kernel.emit_kernel(em, k, kname)

@@ -38,4 +38,8 @@
 #define OMPGPU_ACTIVEMASK() __activemask()
 #endif
 
+// Shared memory with one element per packed team of the block (an array of the teams-per-block
+// count, indexed by ompgpu::packed_team_slot()): the team's own copy, not the block's.
+#define OMPGPU_TEAM_SHARED OMPGPU_SHARED
+
 #endif  // OMPGPU_DEVICE_KEYWORDS_CUH

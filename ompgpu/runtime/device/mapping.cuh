@@ -24,6 +24,9 @@ OMPGPU_DEV unsigned num_team_ids() { return gridDim.x; }
 OMPGPU_DEV unsigned packed_team_num(unsigned teams_per_block) { return blockIdx.x * teams_per_block + warp_id(); }
 // The barrier of such a team: its warp (every lane is a member, none has exited).
 OMPGPU_DEV void packed_team_barrier() { __syncwarp(); }
+// The team's place in its block: the index of its copy of per-team shared storage
+// (OMPGPU_TEAM_SHARED arrays of the teams-per-block count).
+OMPGPU_DEV unsigned packed_team_slot() { return warp_id(); }
 
 // Generic mode.
 OMPGPU_DEV unsigned generic_master_tid() { return blockDim.x - 32u; }

@@ -101,6 +101,14 @@ OMPGPU_DEV void reduce_known(RedOp op, T *target, typename detail::type_identity
   if (lane_id() == 0) atomic_update<T>(op, target, (T)v);
 }
 
+// A packed team (its warp, every lane a member): one shuffle reduction, one atomic.
+template <class T>
+OMPGPU_DEV void reduce_packed(RedOp op, T *target, typename detail::type_identity<T>::type partial) {
+  using S = typename detail::red_work<T>::type;
+  S v = detail::warp_reduce<S>(op, (S)partial, 32u);
+  if (lane_id() == 0) atomic_update<T>(op, target, (T)v);
+}
+
 template <class T>
 OMPGPU_DEV void reduce(RedOp op, T *target, typename detail::type_identity<T>::type partial) {
   detail::ThreadState s = detail::thr();

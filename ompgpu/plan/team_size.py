@@ -1,0 +1,87 @@
+"""Team size from the parallel loops' trip counts (issue 34, item 1).
+
+A team's size has been its thread_limit whatever its loops run. streamcluster's teams of 128
+threads each sum 128 coordinates: one iteration per thread, then a reduction across four warps
+(shared-memory atomics and four block barriers per point). OpenMP lets a parallel region
+without num_threads have fewer threads than thread_limit, and omp_get_num_threads is the only
+way a program could tell (a kernel that calls no omp_* routine cannot).
+
+The cost rule: where every parallel region of a lean SPMD kernel is a `parallel for` whose trip
+count is a constant of at most ITERATIONS_PER_THREAD x 32, a team of one warp runs each loop in
+at most that many iterations per thread with no block barrier and a shuffle reduction, and its
+teams are packed several to a block (plan/mode.py, PACKED_TEAMS). Only where a constant
+thread_limit sizes every launch (the packed kernel is compiled for its team size; the runtime
+launches the clause's count clamped to the kernel's bound, which becomes 32).
+"""
+from __future__ import annotations
+
+from pycparser import c_ast, c_generator
+
+from ompgpu.outliner.outline import Kernel
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest
+from ompgpu.parser.bound import canonical_for
+from ompgpu.parser.cfront import walk_nodes
+from ompgpu.parser.clause_rules import int_constant
+
+# Iterations each thread of a one-warp team may run before a bigger team is worth its barriers.
+ITERATIONS_PER_THREAD = 4
+WARP = 32
+# Constructs a kernel shaped to its loops may hold besides its distribute and parallel loops.
+_ALLOWED = frozenset({"atomic"})
+
+
+def constant_trip_count(region: OmpConstruct) -> int | None:
+    """The iteration count of a `parallel for` whose loop bounds and steps are integer constants
+    (after the preprocessor), collapsed loops multiplied; None otherwise."""
+    printer = c_generator.CGenerator()
+    total = 1
+    nest = loop_nest(region.body, collapse_depth(region.directive))
+    if not nest:
+        return None
+    for f in nest:
+        parts = canonical_for(f)
+        if parts is None:
+            return None
+        _, lb, ub, step, cmp = parts
+        lo, hi, st = (int_constant(printer.visit(e)) for e in (lb, ub, step))
+        if lo is None or hi is None or st is None or st == 0:
+            return None
+        if cmp in ("<", "<="):
+            span = hi - lo + (1 if cmp == "<=" else 0)
+            n = (span + st - 1) // st if st > 0 else 0
+        elif cmp in (">", ">="):
+            span = lo - hi + (1 if cmp == ">=" else 0)
+            n = (span + (-st) - 1) // (-st) if st < 0 else 0
+        else:
+            return None
+        total *= max(n, 0)
+    return total
+
+
+def warp_team_reason(k: Kernel, plan) -> str | None:
+    """Why kernel k's team may be one warp, not thread_limit's exact_threads (a remark's words),
+    or None where the rule does not apply."""
+    if plan.mode != "spmd" or not plan.lean or plan.combined or plan.exact_threads <= WARP:
+        return None
+    if k.construct.directive.clause("num_threads") is not None:
+        return None
+    trips = []
+    for node in walk_nodes(k.body):
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name.startswith("omp_"):
+            return None
+        if not isinstance(node, OmpConstruct) or node is k.body:
+            continue
+        d = node.directive
+        if d.leaves[:1] == ("parallel",):
+            if d.name != "parallel for" or d.clause("num_threads") is not None:
+                return None
+            trip = constant_trip_count(node)
+            if trip is None:
+                return None
+            trips.append(trip)
+        elif d.name not in _ALLOWED and not set(d.leaves) <= {"teams", "distribute"}:
+            return None
+    if not trips or max(trips) > ITERATIONS_PER_THREAD * WARP:
+        return None
+    return (f"its parallel loops run at most {max(trips)} iterations: a team of {WARP} threads "
+            f"(at most {ITERATIONS_PER_THREAD} iterations each), not thread_limit's {plan.exact_threads}")

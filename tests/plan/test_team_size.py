@@ -1,0 +1,70 @@
+"""Tier 1: team size from the parallel loops' trip counts (issue 34 item 1, plan/team_size.py).
+A lean SPMD kernel whose parallel loops all run a constant number of iterations, at most
+ITERATIONS_PER_THREAD per lane of a warp, gets one-warp teams, packed several to a block, with
+their team-shared locals one per team, warp shuffle reductions and the warp's barrier.
+Run-and-check program: tests/programs/warp_teams.c."""
+from pathlib import Path
+
+import pytest
+
+from ompgpu.driver import translate
+from ompgpu.options import Options
+from ompgpu.plan.mode import PACKED_TEAMS
+from ompgpu.plan.team_size import ITERATIONS_PER_THREAD
+
+PRELUDE = """#include <omp.h>
+float p[4096 * 256], w[4096], gain[1];
+int main(void) {
+  const int n = 4096;
+"""
+
+STREAMCLUSTER_LIKE = """
+#pragma omp target teams distribute thread_limit(128) map(to: p, w) map(tofrom: gain)
+  for (int i = 0; i < n; i++) {
+    float d = 0;
+#pragma omp parallel for reduction(+: d)
+    for (int k = 0; k < TRIP; k++) d += p[i * 256 + k] * p[k];
+    d *= w[i];
+    if (d > 1.0f) {
+#pragma omp atomic
+      gain[0] += d;
+    }
+  }"""
+
+
+def translated(tmp_path: Path, kernel: str, mode: str = "auto"):
+    src = tmp_path / "p.c"
+    src.write_text(PRELUDE + kernel + "\n  return 0;\n}\n")
+    return translate(str(src), Options(mode=mode))
+
+
+@pytest.mark.parametrize("trip", [8, 40, 32 * ITERATIONS_PER_THREAD])
+def test_short_constant_loops_get_one_warp_teams_packed(tmp_path, trip):
+    t = translated(tmp_path, STREAMCLUSTER_LIKE.replace("TRIP", str(trip)))
+    cu = t.device_cu
+    assert f"OMPGPU_LAUNCH_BOUNDS({32 * PACKED_TEAMS}) __omp_offloading_main_l" in cu
+    assert "if (cfg->threads_per_team != 32u) return (int)cudaErrorInvalidConfiguration;" in cu
+    # the team's shared local: a copy per team of the block; its guard and barrier: the warp's
+    assert f"OMPGPU_TEAM_SHARED float d__team[{PACKED_TEAMS}];" in cu
+    assert "auto &d = d__team[ompgpu::packed_team_slot()];" in cu
+    assert "if (ompgpu::lane_id() == 0) {" in cu and "block_barrier" not in cu and "threadIdx" not in cu.split("__ompgpu_launch_")[0].split("OMPGPU_GLOBAL")[1]
+    assert "ompgpu_reduce_packed(ompgpu::RED_ADD, &d__target, d);" in cu
+    assert any(f"its parallel loops run at most {trip} iterations: a team of 32 threads" in r for r in t.remarks)
+    assert any(f"packed teams, {PACKED_TEAMS} teams of 32 threads per block" in r for r in t.remarks)
+
+
+@pytest.mark.parametrize("kernel", [
+    STREAMCLUSTER_LIKE.replace("TRIP", str(32 * ITERATIONS_PER_THREAD + 1)),            # too long
+    STREAMCLUSTER_LIKE.replace("TRIP", "n"),                                            # not a constant
+    STREAMCLUSTER_LIKE.replace("TRIP", "64").replace("reduction(+: d)", "reduction(+: d) num_threads(64)"),
+    STREAMCLUSTER_LIKE.replace("TRIP", "64").replace("d *= w[i];", "d *= w[i] + omp_get_team_num();"),
+    STREAMCLUSTER_LIKE.replace("TRIP", "64").replace("thread_limit(128)", ""),          # no constant thread_limit
+])
+def test_other_kernels_keep_thread_limits_team(tmp_path, kernel):
+    t = translated(tmp_path, kernel)
+    assert "packed_team" not in t.device_cu and not any("a team of 32 threads" in r for r in t.remarks)
+
+
+def test_generic_mode_keeps_thread_limits_team(tmp_path):
+    t = translated(tmp_path, STREAMCLUSTER_LIKE.replace("TRIP", "64"), mode="generic")
+    assert "packed_team" not in t.device_cu and not any("a team of 32 threads" in r for r in t.remarks)
