@@ -131,7 +131,7 @@ def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan
         p = dataclasses.replace(p, max_threads=bound, exact_threads=_exact_block(k, p.mode, bound),
                                 block_expr=_block_expr(k, unchanged) if p.mode == "spmd" else None,
                                 unchanged_captures=unchanged)
-        shape = warp_team_reason(k, p)
+        shape = warp_team_reason(k, p, program.functions)
         if shape is not None:   # the team sized to its loops (plan/team_size.py)
             p = dataclasses.replace(p, max_threads=WARP, exact_threads=WARP, team_shape=shape)
         p = dataclasses.replace(p, packed_teams=_packed_teams(p))

@@ -6,8 +6,9 @@ threads each sum 128 coordinates: one iteration per thread, then a reduction acr
 without num_threads have fewer threads than thread_limit, and omp_get_num_threads is the only
 way a program could tell (a kernel that calls no omp_* routine cannot).
 
-The cost rule: where every parallel region of a lean SPMD kernel is a `parallel for` whose trip
-count is a constant of at most ITERATIONS_PER_THREAD x 32, a team of one warp runs each loop in
+The cost rule: where every parallel region of a lean SPMD kernel is a `parallel for` of short
+iterations (no loop, no call of the file's functions) whose trip count is a constant of at most
+ITERATIONS_PER_THREAD x 32, a team of one warp runs each loop in
 at most that many iterations per thread with no block barrier and a shuffle reduction, and its
 teams are packed several to a block (plan/mode.py, PACKED_TEAMS). Only where a constant
 thread_limit sizes every launch (the packed kernel is compiled for its team size; the runtime
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from pycparser import c_ast, c_generator
 
+from ompgpu.codegen.footprint import short_iteration
 from ompgpu.outliner.outline import Kernel
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest
 from ompgpu.parser.bound import canonical_for
@@ -58,9 +60,10 @@ def constant_trip_count(region: OmpConstruct) -> int | None:
     return total
 
 
-def warp_team_reason(k: Kernel, plan) -> str | None:
+def warp_team_reason(k: Kernel, plan, functions: dict[str, c_ast.FuncDef]) -> str | None:
     """Why kernel k's team may be one warp, not thread_limit's exact_threads (a remark's words),
-    or None where the rule does not apply."""
+    or None where the rule does not apply. `functions`: the file's own (a call of one makes an
+    iteration long)."""
     if plan.mode != "spmd" or not plan.lean or plan.combined or plan.exact_threads <= WARP:
         return None
     if k.construct.directive.clause("num_threads") is not None:
@@ -76,7 +79,10 @@ def warp_team_reason(k: Kernel, plan) -> str | None:
             if d.name != "parallel for" or d.clause("num_threads") is not None:
                 return None
             trip = constant_trip_count(node)
-            if trip is None:
+            nest = loop_nest(node.body, collapse_depth(d))
+            # long iterations (a loop, a call of the file's own functions) keep their threads:
+            # lavamd's teams of 128 each run 100 particles' interactions with their neighbours
+            if trip is None or not short_iteration(nest[-1].stmt, functions):
                 return None
             trips.append(trip)
         elif d.name not in _ALLOWED and not set(d.leaves) <= {"teams", "distribute"}:

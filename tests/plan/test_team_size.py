@@ -59,6 +59,9 @@ def test_short_constant_loops_get_one_warp_teams_packed(tmp_path, trip):
     STREAMCLUSTER_LIKE.replace("TRIP", "64").replace("reduction(+: d)", "reduction(+: d) num_threads(64)"),
     STREAMCLUSTER_LIKE.replace("TRIP", "64").replace("d *= w[i];", "d *= w[i] + omp_get_team_num();"),
     STREAMCLUSTER_LIKE.replace("TRIP", "64").replace("thread_limit(128)", ""),          # no constant thread_limit
+    # long iterations: a loop in the body
+    STREAMCLUSTER_LIKE.replace("TRIP", "64").replace("d += p[i * 256 + k] * p[k];",
+                                                     "for (int q = 0; q < 9; q++) d += p[i * 256 + k] * p[q];"),
 ])
 def test_other_kernels_keep_thread_limits_team(tmp_path, kernel):
     t = translated(tmp_path, kernel)
