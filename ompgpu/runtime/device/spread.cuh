@@ -17,6 +17,9 @@
 #ifndef OMPGPU_DEVICE_SPREAD_CUH
 #define OMPGPU_DEVICE_SPREAD_CUH
 
+#include "reduction.cuh"
+#include "workshare.cuh"
+
 namespace ompgpu {
 
 namespace detail {
