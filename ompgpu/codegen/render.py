@@ -55,6 +55,11 @@ class TeamIds:
     block_barrier: str = "ompgpu::block_barrier()"
     team: str = "blockIdx.x"
     league: str = "gridDim.x"
+    lanes: int = 32     # packed: the team's lanes (8 or 16: several teams per warp)
+
+    def lanes_arg(self) -> str:
+        """The team's lane count as a trailing argument of the packed_* calls (teams below a warp)."""
+        return f", {self.lanes}u" if self.packed and self.lanes < 32 else ""
 
     def thread_arg(self) -> str:
         """The thread's number as a trailing argument of the known_static_* calls (packed only)."""
@@ -69,6 +74,15 @@ class TeamIds:
 
 BLOCK_TEAM_IDS = TeamIds()
 PACKED_TEAM_IDS = TeamIds(True, "ompgpu::lane_id()", "ompgpu::packed_team_barrier()", "__omp_team", "__omp_league")
+
+
+def packed_team_ids(lanes: int) -> TeamIds:
+    """The ids of packed teams of `lanes` threads: a warp each (PACKED_TEAM_IDS), or an aligned
+    group of 8 or 16 lanes of a warp."""
+    if lanes == 32:
+        return PACKED_TEAM_IDS
+    return TeamIds(True, f"ompgpu::packed_thread({lanes}u)", f"ompgpu::packed_team_barrier({lanes}u)", "__omp_team",
+                   "__omp_league", lanes)
 
 
 def render(template: str, **context) -> str:

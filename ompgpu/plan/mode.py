@@ -44,7 +44,7 @@ from ompgpu.outliner.outline import Kernel, Program, kernel_scope, region_sharin
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_binding, loop_nest, loop_var_names
 from ompgpu.parser.clause_rules import int_constant
 from ompgpu.plan.spread import spread_blocker, spread_candidate
-from ompgpu.plan.team_size import WARP, warp_team_reason
+from ompgpu.plan.team_size import loop_team_size
 
 MODES = ("auto", "generic", "spmd")
 
@@ -131,9 +131,9 @@ def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan
         p = dataclasses.replace(p, max_threads=bound, exact_threads=_exact_block(k, p.mode, bound),
                                 block_expr=_block_expr(k, unchanged) if p.mode == "spmd" else None,
                                 unchanged_captures=unchanged)
-        shape = warp_team_reason(k, p, program.functions)
+        shape = loop_team_size(k, p, program.functions)
         if shape is not None:   # the team sized to its loops (plan/team_size.py)
-            p = dataclasses.replace(p, max_threads=WARP, exact_threads=WARP, team_shape=shape)
+            p = dataclasses.replace(p, max_threads=shape[0], exact_threads=shape[0], team_shape=shape[1])
         p = dataclasses.replace(p, packed_teams=_packed_teams(p))
         if spread_candidate(k) is not None:
             why = spread_blocker(k, p)
@@ -150,10 +150,13 @@ PACKED_TEAMS = 4
 
 
 def _packed_teams(p: KernelPlan) -> int:
-    """Teams per block: PACKED_TEAMS for a lean SPMD kernel whose every launch has teams of
-    exactly one warp (a constant thread_limit(32)) and that is not one combined region (whose
-    loop the whole grid shares); 1 otherwise."""
-    return PACKED_TEAMS if p.mode == "spmd" and p.lean and p.exact_threads == 32 and not p.combined else 1
+    """Teams per block: PACKED_TEAMS warps' worth for a lean SPMD kernel whose every launch has
+    teams of exactly one warp (a constant thread_limit(32)) or of 8 or 16 lanes (teams sized to
+    their loops, plan/team_size.py) and that is not one combined region (whose loop the whole
+    grid shares); 1 otherwise."""
+    if p.mode == "spmd" and p.lean and p.exact_threads in (8, 16, 32) and not p.combined:
+        return PACKED_TEAMS * 32 // p.exact_threads
+    return 1
 
 
 # Threads per team that the host runtime launches when nothing asks for a number (no

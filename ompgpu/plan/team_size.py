@@ -8,11 +8,12 @@ way a program could tell (a kernel that calls no omp_* routine cannot).
 
 The cost rule: where every parallel region of a lean SPMD kernel is a `parallel for` of short
 iterations (no loop, no call of the file's functions) whose trip count is a constant of at most
-ITERATIONS_PER_THREAD x 32, a team of one warp runs each loop in
-at most that many iterations per thread with no block barrier and a shuffle reduction, and its
-teams are packed several to a block (plan/mode.py, PACKED_TEAMS). Only where a constant
-thread_limit sizes every launch (the packed kernel is compiled for its team size; the runtime
-launches the clause's count clamped to the kernel's bound, which becomes 32).
+ITERATIONS_PER_THREAD x 32, a team of one warp runs each loop in at most that many iterations
+per thread with no block barrier and a shuffle reduction, and its teams are packed several to a
+block (plan/mode.py, PACKED_TEAMS). Loops of at most 16 (8) iterations get teams of 16 (8)
+lanes, several to a warp, a lane per iteration (team_lanes). Only where a constant thread_limit
+sizes every launch (the packed kernel is compiled for its team size; the runtime launches the
+clause's count clamped to the kernel's bound, which becomes the team's size).
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from ompgpu.parser.clause_rules import int_constant
 # Iterations each thread of a one-warp team may run before a bigger team is worth its barriers.
 ITERATIONS_PER_THREAD = 4
 WARP = 32
+MIN_LANES = 8   # the smallest packed team: a 32-byte sector of 4-byte elements per access
 # Constructs a kernel shaped to its loops may hold besides its distribute and parallel loops.
 _ALLOWED = frozenset({"atomic"})
 
@@ -60,11 +62,11 @@ def constant_trip_count(region: OmpConstruct) -> int | None:
     return total
 
 
-def warp_team_reason(k: Kernel, plan, functions: dict[str, c_ast.FuncDef]) -> str | None:
-    """Why kernel k's team may be one warp, not thread_limit's exact_threads (a remark's words),
-    or None where the rule does not apply. `functions`: the file's own (a call of one makes an
-    iteration long)."""
-    if plan.mode != "spmd" or not plan.lean or plan.combined or plan.exact_threads <= WARP:
+def loop_team_size(k: Kernel, plan, functions: dict[str, c_ast.FuncDef]) -> tuple[int, str] | None:
+    """(threads, why) of kernel k's team sized to its loops where that is fewer than thread_limit's
+    exact_threads (the remark's words), else None. `functions`: the file's own (a call of one
+    makes an iteration long)."""
+    if plan.mode != "spmd" or not plan.lean or plan.combined or plan.exact_threads <= MIN_LANES:
         return None
     if k.construct.directive.clause("num_threads") is not None:
         return None
@@ -89,5 +91,20 @@ def warp_team_reason(k: Kernel, plan, functions: dict[str, c_ast.FuncDef]) -> st
             return None
     if not trips or max(trips) > ITERATIONS_PER_THREAD * WARP:
         return None
-    return (f"its parallel loops run at most {max(trips)} iterations: a team of {WARP} threads "
-            f"(at most {ITERATIONS_PER_THREAD} iterations each), not thread_limit's {plan.exact_threads}")
+    lanes = team_lanes(max(trips))
+    if lanes >= plan.exact_threads:
+        return None
+    each = -(-max(trips) // lanes)
+    return lanes, (f"its parallel loops run at most {max(trips)} iterations: a team of {lanes} threads "
+                   f"(at most {each} iteration{'s' if each > 1 else ''} each), not thread_limit's {plan.exact_threads}")
+
+
+def team_lanes(trip: int) -> int:
+    """Threads of a team whose longest parallel loop runs `trip` (at most ITERATIONS_PER_THREAD x
+    WARP) iterations: a lane per iteration up to a warp, in groups of MIN_LANES or 16 lanes
+    (aligned groups several to a warp: backprop's 16 weights a team leave no lane idle, and a
+    group's loads of consecutive elements fill whole cache sectors); past a warp, a warp."""
+    lanes = MIN_LANES
+    while lanes < min(trip, WARP):
+        lanes *= 2
+    return lanes

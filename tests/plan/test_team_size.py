@@ -1,7 +1,8 @@
 """Tier 1: team size from the parallel loops' trip counts (issue 34 item 1, plan/team_size.py).
-A lean SPMD kernel whose parallel loops all run a constant number of iterations, at most
-ITERATIONS_PER_THREAD per lane of a warp, gets one-warp teams, packed several to a block, with
-their team-shared locals one per team, warp shuffle reductions and the warp's barrier.
+A lean SPMD kernel whose parallel loops all run a constant number of short iterations, at most
+ITERATIONS_PER_THREAD per lane of a warp, gets one-warp teams (loops of at most 16 or 8
+iterations: teams of 16 or 8 lanes, several to a warp), packed several to a block, with their
+team-shared locals one per team, shuffle reductions and the warp's (or lanes') barrier.
 Run-and-check program: tests/programs/warp_teams.c."""
 from pathlib import Path
 
@@ -38,18 +39,35 @@ def translated(tmp_path: Path, kernel: str, mode: str = "auto"):
     return translate(str(src), Options(mode=mode))
 
 
-@pytest.mark.parametrize("trip", [8, 40, 32 * ITERATIONS_PER_THREAD])
-def test_short_constant_loops_get_one_warp_teams_packed(tmp_path, trip):
+@pytest.mark.parametrize("trip, lanes", [(5, 8), (8, 8), (16, 16), (17, 32), (40, 32), (32 * ITERATIONS_PER_THREAD, 32)])
+def test_short_constant_loops_get_small_teams_packed(tmp_path, trip, lanes):
     t = translated(tmp_path, STREAMCLUSTER_LIKE.replace("TRIP", str(trip)))
     cu = t.device_cu
+    teams = PACKED_TEAMS * 32 // lanes   # four warps a block
     assert f"OMPGPU_LAUNCH_BOUNDS({32 * PACKED_TEAMS}) __omp_offloading_main_l" in cu
-    assert "if (cfg->threads_per_team != 32u) return (int)cudaErrorInvalidConfiguration;" in cu
-    # the team's shared local: a copy per team of the block; its guard and barrier: the warp's
-    assert f"OMPGPU_TEAM_SHARED float d__team[{PACKED_TEAMS}];" in cu
-    assert "auto &d = d__team[ompgpu::packed_team_slot()];" in cu
-    assert "if (ompgpu::lane_id() == 0) {" in cu and "block_barrier" not in cu and "threadIdx" not in cu.split("__ompgpu_launch_")[0].split("OMPGPU_GLOBAL")[1]
-    assert "ompgpu_reduce_packed(ompgpu::RED_ADD, &d__target, d);" in cu
-    assert any(f"its parallel loops run at most {trip} iterations: a team of 32 threads" in r for r in t.remarks)
+    assert f"if (cfg->threads_per_team != {lanes}u) return (int)cudaErrorInvalidConfiguration;" in cu
+    # the team's shared local: a copy per team of the block; its guard, barrier and reduction
+    # are its warp's, or its group of lanes'
+    assert f"OMPGPU_TEAM_SHARED float d__team[{teams}];" in cu
+    kernel = cu.split("OMPGPU_GLOBAL")[1].split("__ompgpu_launch_")[0]
+    assert "block_barrier" not in kernel and "threadIdx" not in kernel
+    if lanes == 32:
+        assert f"const unsigned __omp_team = ompgpu::packed_team_num({teams}u);" in cu
+        assert "auto &d = d__team[ompgpu::packed_team_slot()];" in cu
+        assert "if (ompgpu::lane_id() == 0) {" in cu and "ompgpu::packed_team_barrier();" in cu
+        assert "ompgpu_reduce_packed(ompgpu::RED_ADD, &d__target, d);" in cu
+    else:
+        assert f"const unsigned __omp_team = ompgpu::packed_team_num({teams}u, {lanes}u);" in cu
+        assert f"auto &d = d__team[ompgpu::packed_team_slot({lanes}u)];" in cu
+        assert f"if (ompgpu::packed_thread({lanes}u) == 0) {{" in cu and f"ompgpu::packed_team_barrier({lanes}u);" in cu
+        assert f"ompgpu_reduce_packed(ompgpu::RED_ADD, &d__target, d, {lanes}u);" in cu
+    assert any(f"its parallel loops run at most {trip} iterations: a team of {lanes} threads" in r for r in t.remarks)
+    assert any(f"packed teams, {teams} teams of {lanes} threads per block" in r for r in t.remarks)
+
+
+def test_a_team_already_as_small_is_kept(tmp_path):
+    t = translated(tmp_path, STREAMCLUSTER_LIKE.replace("TRIP", "30").replace("thread_limit(128)", "thread_limit(32)"))
+    assert not any("a team of" in r for r in t.remarks)
     assert any(f"packed teams, {PACKED_TEAMS} teams of 32 threads per block" in r for r in t.remarks)
 
 
@@ -65,9 +83,9 @@ def test_short_constant_loops_get_one_warp_teams_packed(tmp_path, trip):
 ])
 def test_other_kernels_keep_thread_limits_team(tmp_path, kernel):
     t = translated(tmp_path, kernel)
-    assert "packed_team" not in t.device_cu and not any("a team of 32 threads" in r for r in t.remarks)
+    assert "packed_team" not in t.device_cu and not any("a team of" in r for r in t.remarks)
 
 
 def test_generic_mode_keeps_thread_limits_team(tmp_path):
     t = translated(tmp_path, STREAMCLUSTER_LIKE.replace("TRIP", "64"), mode="generic")
-    assert "packed_team" not in t.device_cu and not any("a team of 32 threads" in r for r in t.remarks)
+    assert "packed_team" not in t.device_cu and not any("a team of" in r for r in t.remarks)

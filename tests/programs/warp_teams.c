@@ -1,6 +1,6 @@
 /* Teams sized to their loops (issue 34 item 1): a lean SPMD kernel whose parallel loops run a
  * constant number of iterations, at most 4 per lane of a warp, gets one-warp teams packed four
- * to a block. Each team keeps its own shared locals (a scalar and an array), reduces over its
+ * to a block (loops of at most 16 or 8 iterations: teams of 16 or 8 lanes, several to a warp). Each team keeps its own shared locals (a scalar and an array), reduces over its
  * warp, guards its serial stores and atomics by its first lane, and meets on its warp's barrier
  * between two regions of one iteration. Point counts that do not fill the last block, and more
  * points than teams (num_teams(7)). Results are exact (integers). */
@@ -47,6 +47,33 @@ static void run_few(int n) {
   }
 }
 
+/* loops of 16 and of 6 iterations: teams of 16 and of 8 lanes, several to a warp, each with its
+   own shared locals, reductions over its group of lanes and the group's barrier */
+static long small[N], tiny[N];
+static int firsts[N];
+
+static void run_groups(int n) {
+#pragma omp target teams distribute thread_limit(64) map(to: p[0:n * DIM]) map(from: small[0:n], firsts[0:n])
+  for (int i = 0; i < n; i++) {
+    long s = 0;
+    int f = 1 << 30;
+#pragma omp parallel for reduction(+: s) reduction(min: f)
+    for (int k = 0; k < 16; k++) {
+      s += (long)p[i * DIM + k] * (k + 1);
+      f = p[i * DIM + k] < f ? p[i * DIM + k] : f;
+    }
+    small[i] = s;
+    firsts[i] = f;
+  }
+#pragma omp target teams distribute thread_limit(32) map(to: p[0:n * DIM]) map(from: tiny[0:n])
+  for (int i = 0; i < n; i++) {
+    long t = 0;
+#pragma omp parallel for reduction(^: t)
+    for (int k = 0; k < 6; k++) t ^= (long)p[i * DIM + 2 * k] << k;
+    tiny[i] = t + 1;
+  }
+}
+
 int main(void) {
   for (int k = 0; k < N * DIM; k++) p[k] = (k * 37 + 11) % 23;
   for (int k = 0; k < DIM; k++) centre[k] = k % 5;
@@ -78,6 +105,22 @@ int main(void) {
     bad += out[i] != d;
   }
   printf("seven teams, %d points: %s\n", N, bad ? "WRONG" : "ok");
+  for (int c = 0; c < 6; c++) {
+    const int n = counts[c];
+    run_groups(n);
+    bad = 0;
+    for (int i = 0; i < n; i++) {
+      long s = 0, t = 0;
+      int f = 1 << 30;
+      for (int k = 0; k < 16; k++) {
+        s += (long)p[i * DIM + k] * (k + 1);
+        f = p[i * DIM + k] < f ? p[i * DIM + k] : f;
+      }
+      for (int k = 0; k < 6; k++) t ^= (long)p[i * DIM + 2 * k] << k;
+      bad += small[i] != s || firsts[i] != f || tiny[i] != t + 1;
+    }
+    printf("groups of lanes, %d points: %s\n", n, bad ? "WRONG" : "ok");
+  }
   run(N);
   printf("out[7] %d best[7] %d hist %d %d %d %d %d %d %d %d\n", out[7], best[7], hist[0], hist[1], hist[2], hist[3],
          hist[4], hist[5], hist[6], hist[7]);

@@ -29,7 +29,7 @@ DENSE_THREADS = 1280
 # arguments or read none. Anything else may read blockIdx, threadIdx or the block's barrier.
 _PACKED_RUNTIME = frozenset({"lane_id", "packed_team_barrier", "distribute_static_block", "distribute_chunk_first",
                              "distribute_chunk_stride", "known_static_block", "known_static_chunk_first",
-                             "known_static_chunk_stride", "known_team_barrier", "packed_team_slot"})
+                             "known_static_chunk_stride", "known_team_barrier", "packed_team_slot", "packed_thread"})
 
 
 _PACKED_SUPPORT = frozenset({"trip_count", "nest_split", "atomic_update", "atomic_update_new", "atomic_write",

@@ -11,7 +11,7 @@ from pycparser import c_ast
 from ompgpu.analysis.library import DEVICE_LIBRARY, HOST_ONLY_API, OMP_DEVICE_API
 from ompgpu.analysis.symbols import Env, Symbol, declare, is_array, is_pointer, param_decls, resolve_typedef
 from ompgpu.codegen.cprint import line_directive
-from ompgpu.codegen.render import BLOCK_TEAM_IDS, PACKED_TEAM_IDS, render
+from ompgpu.codegen.render import BLOCK_TEAM_IDS, packed_team_ids, render
 from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError, note_location
 from ompgpu.outliner.outline import DEVICE_UNSUPPORTED, check_device_clauses
 from ompgpu.parser.bind import OmpConstruct, loop_binding
@@ -36,7 +36,7 @@ class Emitter(CGen):
         self.spmd = plan is not None and plan.mode == "spmd"
         self.lean = self.spmd and plan.lean
         # how the code names the thread's place in its team (a team per block, or packed teams)
-        self.ids = PACKED_TEAM_IDS if plan is not None and plan.packed_teams > 1 else BLOCK_TEAM_IDS
+        self.ids = packed_team_ids(plan.exact_threads) if plan is not None and plan.packed_teams > 1 else BLOCK_TEAM_IDS
         # Runtime elision in worksharing code: a C expression for the size of the team that
         # runs this code when the compiler knows it (thread threadIdx.x of team_size), else None
         # and the runtime reads it from the thread's state.

@@ -45,6 +45,17 @@ OMPGPU_DEV unsigned team_lanes_in_warp(unsigned w, unsigned team_size) {
 }
 OMPGPU_DEV unsigned low_lanes_mask(unsigned k) { return k >= 32u ? 0xffffffffu : ((1u << k) - 1u); }
 
+// Packed teams of `lanes` threads (8 or 16: several teams per warp, each its own aligned group
+// of lanes; 32 is the one-warp form above): team blockIdx.x * P + threadIdx.x / lanes, the
+// thread its place in the group, the barrier and the reductions the group's lanes only.
+OMPGPU_DEV unsigned packed_team_num(unsigned teams_per_block, unsigned lanes) {
+  return blockIdx.x * teams_per_block + threadIdx.x / lanes;
+}
+OMPGPU_DEV unsigned packed_thread(unsigned lanes) { return threadIdx.x & (lanes - 1u); }
+OMPGPU_DEV unsigned packed_team_mask(unsigned lanes) { return low_lanes_mask(lanes) << (lane_id() & ~(lanes - 1u)); }
+OMPGPU_DEV void packed_team_barrier(unsigned lanes) { __syncwarp(packed_team_mask(lanes)); }
+OMPGPU_DEV unsigned packed_team_slot(unsigned lanes) { return threadIdx.x / lanes; }
+
 }  // namespace ompgpu
 
 #endif  // OMPGPU_DEVICE_MAPPING_CUH

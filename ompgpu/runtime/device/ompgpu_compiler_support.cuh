@@ -150,6 +150,10 @@ template <class T, class V> static OMPGPU_DEVICE OMPGPU_FORCEINLINE void ompgpu_
 template <class T, class V> static OMPGPU_DEVICE OMPGPU_FORCEINLINE void ompgpu_reduce_packed(ompgpu::RedOp op, T *target, V partial) {
   ompgpu::reduce_packed<T>(op, target, (T)partial);
 }
+template <class T, class V> static OMPGPU_DEVICE OMPGPU_FORCEINLINE void ompgpu_reduce_packed(ompgpu::RedOp op, T *target, V partial,
+                                                                                       unsigned lanes) {
+  ompgpu::reduce_packed<T>(op, target, (T)partial, lanes);
+}
 
 template <class T, class E, class D> static OMPGPU_DEVICE OMPGPU_FORCEINLINE T ompgpu_atomic_compare_exchange(T *p, E e, D d) {
   return ompgpu::atomic_compare_exchange<T>(p, (T)e, (T)d);

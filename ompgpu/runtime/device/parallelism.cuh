@@ -366,7 +366,8 @@ template <bool Aligned = false, bool WholeBlock = false> OMPGPU_DEV void known_t
       detail::counting_team_barrier(T);
     }
   } else if (T > 1u) {
-    __syncwarp(low_lanes_mask(T));
+    // the team's lanes: lanes 0..T-1, or (packed teams of 8 or 16) the calling team's aligned group
+    __syncwarp((T & (T - 1u)) == 0u ? packed_team_mask(T) : low_lanes_mask(T));
   }
 }
 

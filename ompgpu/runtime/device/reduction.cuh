@@ -108,6 +108,16 @@ OMPGPU_DEV void reduce_packed(RedOp op, T *target, typename detail::type_identit
   S v = detail::warp_reduce<S>(op, (S)partial, 32u);
   if (lane_id() == 0) atomic_update<T>(op, target, (T)v);
 }
+// A packed team of `lanes` (8 or 16) lanes of a warp: shuffles within its group of lanes.
+template <class T>
+OMPGPU_DEV void reduce_packed(RedOp op, T *target, typename detail::type_identity<T>::type partial, unsigned lanes) {
+  using S = typename detail::red_work<T>::type;
+  const unsigned mask = packed_team_mask(lanes);
+  S v = (S)partial;
+  for (unsigned off = lanes >> 1; off; off >>= 1)
+    v = detail::op_apply<S>((AtomicOp)op, v, __shfl_down_sync(mask, v, off, (int)lanes));
+  if (packed_thread(lanes) == 0) atomic_update<T>(op, target, (T)v);
+}
 
 template <class T>
 OMPGPU_DEV void reduce(RedOp op, T *target, typename detail::type_identity<T>::type partial) {
