@@ -44,7 +44,7 @@ def test_a_short_distribute_of_long_regions_is_spread(tmp_path):
     assert "s = ompgpu_red_identity<std::remove_reference_t<decltype(s)>>(ompgpu::RED_ADD);" in cu
     assert "ompgpu::spread_put(&s, __omp_scratch, 1u, 0u);" in cu
     assert "if (!ompgpu::spread_arrive(__omp_scratch)) return;" in cu
-    assert "ompgpu::spread_gather(ompgpu::RED_ADD, &s, __omp_scratch, 1u, 0u);" in cu
+    assert "\n    ompgpu::spread_gather(ompgpu::RED_ADD, &s, __omp_scratch, 1u, 0u);\n    ompgpu::block_barrier();" in cu
     # the rest of the iteration comes after the gather
     assert cu.index("spread_gather") < cu.index("hidden[j] = ")
     # the host gives each launch 8 bytes per team for the count and 8 per reduction item

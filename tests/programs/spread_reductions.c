@@ -83,6 +83,19 @@ static void run_not_split(int rows) {
   }
 }
 
+static long small_sums[ROWS];
+
+static void run_small_blocks(int rows, int limit) {
+  /* teams of fewer threads than a warp (a thread_limit known only at run time) */
+#pragma omp target teams distribute thread_limit(limit) map(to: data) map(from: small_sums[0:rows])
+  for (int r = 0; r < rows; r++) {
+    long s = 0;
+#pragma omp parallel for reduction(+: s)
+    for (int i = 0; i < N; i++) s += data[(long)r * N + i] % 7;
+    small_sums[r] = s;
+  }
+}
+
 static double out[ROWS * N];
 
 int main(void) {
@@ -131,6 +144,17 @@ int main(void) {
       bad += hist[r] != c || before[r] != r + 1;
     }
     printf("epilogue and unsplit, rows %d: %s\n", rows, bad ? "WRONG" : "ok");
+  }
+  for (int t = 1; t < 4; t++) {
+    const int rows = counts[t];
+    run_small_blocks(rows, 16);
+    int bad = 0;
+    for (int r = 0; r < rows; r++) {
+      long s = 0;
+      for (int i = 0; i < N; i++) s += data[(long)r * N + i] % 7;
+      bad += small_sums[r] != s;
+    }
+    printf("teams of 16 threads, rows %d: %s\n", rows, bad ? "WRONG" : "ok");
   }
   printf("row 2: sum %ld min %d max %d\n", sums[2], mins[2], maxs[2]);
   return 0;

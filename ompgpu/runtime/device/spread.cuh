@@ -89,15 +89,28 @@ OMPGPU_DEV bool spread_arrive(void *scratch) {
   return detail::spread_block.last;
 }
 
-// The last block (thread 0): the item's partials of all the iteration's blocks, combined in
-// chunk order.
+// The last block (every thread calls it; a block barrier follows): the item's partials of all
+// the iteration's blocks, combined into *value. Warp 0 reads them, lane l the chunks l, l+32,
+// ... in order, then the lanes combine by shuffles: a fixed order (the same result every run),
+// and a few dependent loads where one thread's walk over backprop's 66 partials took 66.
 template <class T>
 OMPGPU_DEV void spread_gather(RedOp op, T *value, void *scratch, unsigned items, unsigned item) {
-  const unsigned first = detail::spread_block.first_block;
-  T acc = *reinterpret_cast<volatile T *>(spread_cell(scratch, items, item, first));
-  for (unsigned c = 1; c < detail::spread_block.chunks; ++c)
-    acc = detail::op_apply<T>((AtomicOp)op, acc, *reinterpret_cast<volatile T *>(spread_cell(scratch, items, item, first + c)));
-  *value = acc;
+  const unsigned first = detail::spread_block.first_block, chunks = detail::spread_block.chunks;
+  auto cell = [&](unsigned c) { return *reinterpret_cast<volatile T *>(spread_cell(scratch, items, item, first + c)); };
+  if (blockDim.x < 32u) {   // no whole warp: thread 0 alone
+    if (threadIdx.x == 0) {
+      T acc = cell(0);
+      for (unsigned c = 1; c < chunks; ++c) acc = detail::op_apply<T>((AtomicOp)op, acc, cell(c));
+      *value = acc;
+    }
+    return;
+  }
+  if (threadIdx.x >= 32u) return;
+  using S = typename detail::red_work<T>::type;
+  S acc = (S)red_identity<T>(op);
+  for (unsigned c = threadIdx.x; c < chunks; c += 32u) acc = detail::op_apply<S>((AtomicOp)op, acc, (S)cell(c));
+  acc = detail::warp_reduce<S>(op, acc, 32u);
+  if (threadIdx.x == 0) *value = (T)acc;
 }
 
 }  // namespace ompgpu
