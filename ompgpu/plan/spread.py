@@ -9,10 +9,11 @@ iteration over gridDim.x / n blocks. That is legal for a kernel of this shape on
 - lean SPMD, a team per block (not packed), its body one `distribute` loop (no num_teams: the
   runtime sizes the grid; no dist_schedule, collapse or lastprivate);
 - the loop's body: serial code that only reads memory and computes locals (every block of the
-  iteration runs it), then one `parallel for` (no schedule, num_threads, if, lastprivate,
-  linear, ordered or nowait; no construct inside but `atomic`) whose reduction items are
-  scalars of at most 8 bytes declared in that serial code, then any serial code, which the
-  iteration's last block runs alone once the partials are combined;
+  iteration runs it), then one `parallel for` (collapse allowed; no schedule, num_threads, if,
+  lastprivate, linear, ordered or nowait; no construct inside but `atomic`) whose reduction
+  items are scalars of at most 8 bytes declared in that serial code, then serial code (atomics
+  and flushes allowed), which the iteration's last block runs alone once the partials are
+  combined;
 - no omp_* routine anywhere (a team's number and the team count would tell the split).
 
 The cost rule: splitting costs each block one fence and one atomic, and the iteration's last
@@ -31,7 +32,9 @@ from ompgpu.parser.bind import OmpConstruct, collapse_depth
 from ompgpu.parser.cfront import walk_nodes
 
 # Clauses of the region that keep its loop a plain split of its iterations.
-_REGION_CLAUSES = frozenset({"reduction", "private", "firstprivate", "shared", "default", "proc_bind"})
+_REGION_CLAUSES = frozenset({"reduction", "private", "firstprivate", "shared", "default", "proc_bind", "collapse"})
+# Constructs the serial code after the region may hold: the iteration's last block runs it alone.
+_AFTER_CONSTRUCTS = frozenset({"atomic", "flush"})
 _ARITHMETIC = frozenset({"char", "short", "int", "long", "signed", "unsigned", "float", "double", "_Bool"})
 
 
@@ -46,8 +49,8 @@ def spread_candidate(k: Kernel) -> tuple[c_ast.For, list, OmpConstruct, list] | 
     if not isinstance(loop, c_ast.For) or not isinstance(loop.stmt, c_ast.Compound):
         return None
     items = list(loop.stmt.block_items or [])
-    regions = [i for i, s in enumerate(items) if isinstance(s, OmpConstruct)]
-    if len(regions) != 1 or items[regions[0]].directive.leaves[:1] != ("parallel",):
+    regions = [i for i, s in enumerate(items) if isinstance(s, OmpConstruct) and s.directive.leaves[:1] == ("parallel",)]
+    if len(regions) != 1:
         return None
     at = regions[0]
     return loop, items[:at], items[at], items[at + 1:]
@@ -78,10 +81,14 @@ def spread_blocker(k: Kernel, plan) -> str | None:
     for node in walk_nodes(region.body):
         if isinstance(node, OmpConstruct) and node.directive.name != "atomic":
             return f"the region holds '{node.directive.name}'"
-    for stmt in (*before, *after):
+    for stmt in before:
         for node in walk_nodes(stmt):
             if isinstance(node, OmpConstruct):
-                return f"the serial code holds '{node.directive.name}'"
+                return f"the serial code before the region holds '{node.directive.name}'"
+    for stmt in after:
+        for node in walk_nodes(stmt):
+            if isinstance(node, OmpConstruct) and node.directive.name not in _AFTER_CONSTRUCTS:
+                return f"the serial code after the region holds '{node.directive.name}'"
     for node in walk_nodes(k.body):
         if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name.startswith("omp_"):
             return f"the kernel calls {node.name.name}"

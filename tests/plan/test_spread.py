@@ -52,6 +52,15 @@ def test_a_short_distribute_of_long_regions_is_spread(tmp_path):
     assert any("inner loops promoted across the grid" in r for r in t.remarks)
 
 
+def test_a_collapsed_region_and_atomics_after_it_are_spread(tmp_path):
+    t = translated(tmp_path, BACKPROP_LIKE.replace("reduction(+: s)", "collapse(2) reduction(+: s)")
+                   .replace("for (int i = 0; i < n; i++) s += w[(long)i * 16 + j] * in[i];",
+                            "for (int i = 0; i < 256; i++) for (int q = 0; q < 256; q++) s += in[i * 256 + q];")
+                   .replace("hidden[j] = 1.0f / (1.0f + expf(-s));", "#pragma omp atomic\n hidden[0] += s;"))
+    assert "ompgpu::spread_distribute_block" in t.device_cu and "ompgpu::spread_first(threadIdx.x, 256u)" in t.device_cu
+    assert any("inner loops promoted across the grid" in r for r in t.remarks), t.remarks
+
+
 def test_generic_mode_keeps_a_block_per_iteration(tmp_path):
     t = translated(tmp_path, BACKPROP_LIKE, mode="generic")
     assert "spread_" not in t.device_cu and "__omp_scratch" not in t.device_cu
@@ -68,6 +77,8 @@ def test_generic_mode_keeps_a_block_per_iteration(tmp_path):
      "the kernel calls omp_get_team_num"),
     (BACKPROP_LIKE.replace("s += w", "{\n#pragma omp critical\n s += w").replace("in[i];", "in[i]; }"),
      "the region holds 'critical'"),
+    (BACKPROP_LIKE.replace("float s = 0;", "float s = 0;\n#pragma omp atomic\n hidden[0] += 1;"),
+     "the serial code before the region holds 'atomic'"),
 ])
 def test_kernels_that_may_not_be_spread_say_why(tmp_path, kernel, why):
     t = translated(tmp_path, kernel)

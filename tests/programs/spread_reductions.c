@@ -96,6 +96,25 @@ static void run_small_blocks(int rows, int limit) {
   }
 }
 
+static long grid_sums[ROWS];
+static int big_rows;
+
+static void run_collapsed(int rows) {
+  /* a collapsed region, and an atomic in the code after it (the iteration's last block) */
+#pragma omp target teams distribute map(to: data) map(from: grid_sums[0:rows]) map(tofrom: big_rows)
+  for (int r = 0; r < rows; r++) {
+    long m = 0;
+#pragma omp parallel for collapse(2) reduction(+: m)
+    for (int a = 0; a < 100; a++)
+      for (int b = 0; b < N / 100; b++) m += data[(long)r * N + a * (N / 100) + b] % 1000;
+    grid_sums[r] = m;
+    if (m % 2 == 0) {
+#pragma omp atomic
+      big_rows += 1;
+    }
+  }
+}
+
 static double out[ROWS * N];
 
 int main(void) {
@@ -155,6 +174,20 @@ int main(void) {
       bad += small_sums[r] != s;
     }
     printf("teams of 16 threads, rows %d: %s\n", rows, bad ? "WRONG" : "ok");
+  }
+  for (int t = 1; t < 4; t++) {
+    const int rows = counts[t];
+    big_rows = 0;
+    run_collapsed(rows);
+    int bad = 0, even = 0;
+    for (int r = 0; r < rows; r++) {
+      long m = 0;
+      for (int i = 0; i < N; i++) m += data[(long)r * N + i] % 1000;
+      bad += grid_sums[r] != m;
+      even += m % 2 == 0;
+    }
+    printf("collapsed region and atomic after it, rows %d: %s (%d even)\n", rows, bad || even != big_rows ? "WRONG" : "ok",
+           big_rows);
   }
   printf("row 2: sum %ld min %d max %d\n", sums[2], mins[2], maxs[2]);
   return 0;
