@@ -5,6 +5,7 @@ still needs nvcc's device link (objects and libraries with nvcc's relocatable de
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 from ompgpu.codegen.device import DeviceOutput
@@ -12,16 +13,88 @@ from ompgpu.codegen.host.program import DeviceImage
 from ompgpu.options import Options
 
 
+# The program's (or shared library's) linked image of relocatable device code: the link defines
+# it (nvJitLink), the host code of every file whose device code is in it names it.
+LINKED_IMAGE_SYMBOL = "__ompgpu_linked_image"
+
+
 def plan_device_image(device: DeviceOutput, opts: Options) -> DeviceImage | None:
     """How the file's device code reaches the GPU: as a device image where it can (issue 35: nvcc
-    compiles device code only, no host pass), else None (nvcc's whole compile). Not for
-    relocatable device code (calls into other files, or -c of a file whose device functions or
-    variables other files may name: linked with nvcc -dlink)."""
+    compiles device code only, no host pass), else None (nvcc's whole compile). Relocatable
+    device code (calls into other files, or -c of a file whose device functions or variables
+    other files may name) is nvcc's (-rdc, linked by nvcc -dlink), or, where the device linker
+    is nvJitLink (relocatable_linker), part of the program's linked image."""
     relocatable = device.external_device_code or (opts.compile_only and device.exports_device_symbols)
-    if opts.offload != "cuda" or opts.emit_cuda or relocatable:
+    if opts.offload != "cuda" or opts.emit_cuda:
         return None
+    if relocatable:
+        # (declare target indirect names its table per file: not in a linked image yet)
+        if relocatable_linker() != "nvjitlink" or device.indirect_calls or device.indirect_functions:
+            return None
+        return DeviceImage(LINKED_IMAGE_SYMBOL, dict(device.launch_shapes), False, relocatable=True)
     digest = hashlib.sha1(device.cuda.encode("utf-8", "surrogateescape")).hexdigest()[:16]
     return DeviceImage(f"__ompgpu_image_{digest}", dict(device.launch_shapes), device.indirect_calls)
+
+
+def relocatable_linker() -> str:
+    """Which tool links relocatable device code: "nvcc" (nvcc -rdc, nvcc -dlink) where nvcc is
+    found, else "nvjitlink" (NVRTC -rdc, nvJitLink at the link) where NVRTC and nvJitLink are
+    (NVIDIA's wheels alone). OMPGPU_DEVICE_LINKER=nvcc or nvjitlink chooses."""
+    from ompgpu.nvjitlink import find_nvjitlink
+    from ompgpu.nvrtc import find_nvrtc
+    from ompgpu.toolchain import find_cuda
+
+    chosen = os.environ.get("OMPGPU_DEVICE_LINKER", "")
+    if chosen in ("nvcc", "nvjitlink"):
+        return chosen
+    if find_cuda(required=False) is not None:
+        return "nvcc"
+    return "nvjitlink" if find_nvrtc() is not None and find_nvjitlink() is not None else "nvcc"
+
+
+# A relocatable image in a host object: this section holds RELOCATABLE_IMAGE_MAGIC, the cubin's
+# length (8 bytes, little-endian) and the cubin, padded to 8 bytes; `ld -r` and the link
+# concatenate the sections of several files (each record 8-aligned). Not loaded (no "a" flag).
+RELOCATABLE_IMAGE_SECTION = b".ompgpu_rdc"
+RELOCATABLE_IMAGE_MAGIC = b"OMPGRDC1"
+
+
+def relocatable_image_assembly(cubin: Path) -> str:
+    """Assembly of an object whose RELOCATABLE_IMAGE_SECTION holds the relocatable cubin."""
+    return (f'\t.section {RELOCATABLE_IMAGE_SECTION.decode()},"",@progbits\n'
+            "\t.balign 8\n"
+            f'\t.ascii "{RELOCATABLE_IMAGE_MAGIC.decode()}"\n'
+            f"\t.quad {cubin.stat().st_size}\n"
+            f"{_incbin(cubin)}"
+            "\t.balign 8, 0\n"
+            '\t.section .note.GNU-stack,"",@progbits\n')
+
+
+def relocatable_images(path: Path) -> list[bytes]:
+    """The relocatable cubins (RELOCATABLE_IMAGE_SECTION) of an object file or of every member
+    of a static library; none in a shared library (which links its own)."""
+    if path.suffix == ".so" or ".so." in path.name:
+        return []
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return []
+    found = []
+    try:
+        members = [data] if data.startswith(b"\x7fELF") else list(_archive_members(data)) if data.startswith(b"!<arch>\n") else []
+        sections = [_elf_section(elf, RELOCATABLE_IMAGE_SECTION) for elf in members]
+    except ValueError:
+        return []
+    for section in sections:
+        pos = 0
+        while section is not None and pos + 16 <= len(section):
+            if section[pos:pos + 8] != RELOCATABLE_IMAGE_MAGIC:
+                pos += 8   # padding between the records of several files
+                continue
+            size = int.from_bytes(section[pos + 8:pos + 16], "little")
+            found.append(section[pos + 16:pos + 16 + size])
+            pos += 16 + (size + 7) // 8 * 8
+    return found
 
 
 def image_assembly(symbol: str, image: Path, ptx: Path | None = None) -> str:
@@ -39,12 +112,14 @@ def image_assembly(symbol: str, image: Path, ptx: Path | None = None) -> str:
                 f"{body}"
                 f"\t.size {name}, .-{name}\n")
 
-    def incbin(path: Path) -> str:
-        return '\t.incbin "' + str(path.resolve()).replace("\\", "\\\\").replace('"', '\\"') + '"\n'
-
-    return (data(symbol, incbin(image), 64) +
-            data(f"{symbol}_ptx", (incbin(ptx) if ptx else "") + "\t.byte 0\n", 8) +
+    return (data(symbol, _incbin(image), 64) +
+            data(f"{symbol}_ptx", (_incbin(ptx) if ptx else "") + "\t.byte 0\n", 8) +
             '\t.section .note.GNU-stack,"",@progbits\n')
+
+
+def _incbin(path: Path) -> str:
+    """The assembler's line that includes the file's bytes."""
+    return '\t.incbin "' + str(path.resolve()).replace("\\", "\\\\").replace('"', '\\"') + '"\n'
 
 
 # nvcc's relocatable device code (-rdc) in a host object: the section nvlink links.
@@ -62,28 +137,33 @@ def has_relocatable_device_code(path: Path) -> bool:
     except OSError:
         return True
     if data.startswith(b"!<arch>\n"):
-        pos, found = 8, False
-        while pos + 60 <= len(data):
-            header = data[pos:pos + 60]
-            try:
-                size = int(header[48:58].decode("ascii").strip())
-            except ValueError:
-                return True
-            member = data[pos + 60:pos + 60 + size]
-            if member.startswith(b"\x7fELF"):
-                found = found or _elf_has_section(member, RELOCATABLE_DEVICE_SECTION)
-            pos += 60 + size + (size & 1)
-        return found
+        try:
+            return any(_elf_has_section(member, RELOCATABLE_DEVICE_SECTION) for member in _archive_members(data))
+        except ValueError:
+            return True
     if data.startswith(b"\x7fELF"):
         return _elf_has_section(data, RELOCATABLE_DEVICE_SECTION)
     return True
 
 
-def _elf_has_section(elf: bytes, name: bytes) -> bool:
-    """Whether a 64-bit little-endian ELF object has a section of that name (unreadable: True)."""
+def _archive_members(data: bytes):
+    """The ELF members of a static library (ValueError: a damaged header)."""
+    pos = 8
+    while pos + 60 <= len(data):
+        header = data[pos:pos + 60]
+        size = int(header[48:58].decode("ascii").strip())
+        member = data[pos + 60:pos + 60 + size]
+        if member.startswith(b"\x7fELF"):
+            yield member
+        pos += 60 + size + (size & 1)
+
+
+def _elf_section(elf: bytes, name: bytes) -> bytes | None:
+    """The contents of a 64-bit little-endian ELF object's section of that name, None where it
+    has none; ValueError where it cannot be read as one."""
     try:
         if elf[4] != 2 or elf[5] != 1:
-            return True
+            raise ValueError("not a 64-bit little-endian ELF object")
         shoff = int.from_bytes(elf[0x28:0x30], "little")
         shentsize = int.from_bytes(elf[0x3A:0x3C], "little")
         shnum = int.from_bytes(elf[0x3C:0x3E], "little")
@@ -94,7 +174,17 @@ def _elf_has_section(elf: bytes, name: bytes) -> bool:
             header = shoff + i * shentsize
             start = names_at + int.from_bytes(elf[header:header + 4], "little")
             if elf[start:elf.index(b"\0", start)] == name:
-                return True
-        return False
-    except (IndexError, ValueError):
+                offset = int.from_bytes(elf[header + 0x18:header + 0x20], "little")
+                size = int.from_bytes(elf[header + 0x20:header + 0x28], "little")
+                return elf[offset:offset + size]
+        return None
+    except IndexError:
+        raise ValueError("a damaged ELF object") from None
+
+
+def _elf_has_section(elf: bytes, name: bytes) -> bool:
+    """Whether a 64-bit little-endian ELF object has a section of that name (unreadable: True)."""
+    try:
+        return _elf_section(elf, name) is not None
+    except ValueError:
         return True

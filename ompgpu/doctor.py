@@ -8,6 +8,7 @@ from importlib import metadata
 
 from ompgpu import __version__
 from ompgpu.errors import ToolchainError
+from ompgpu.nvjitlink import find_nvjitlink
 from ompgpu.nvrtc import find_nvrtc
 from ompgpu.toolchain import find_cuda, find_cuda_runtime, host_cc, host_compiler_support, host_cxx
 
@@ -59,8 +60,9 @@ def doctor() -> int:
     for line in lines:
         print(line)
     # The device compilers: NVRTC in-process for a file's device image, nvcc for relocatable
-    # device code (-c, calls between files) and for what NVRTC rejects.
-    nvrtc, cuda = find_nvrtc(), find_cuda(required=False)
+    # device code (-c, calls between files) and for what NVRTC rejects; without nvcc, NVRTC and
+    # nvJitLink for relocatable device code.
+    nvrtc, cuda, nvjitlink = find_nvrtc(), find_cuda(required=False), find_nvjitlink()
     if nvrtc:
         print(f"NVRTC:        {nvrtc.path} (CUDA {nvrtc.version()}): compiles each file's device code in-process")
     else:
@@ -69,8 +71,15 @@ def doctor() -> int:
         print(f"nvcc:         {cuda.nvcc} (CUDA {cuda.version()})")
     else:
         print("nvcc:         not found (set CUDA_HOME, put nvcc on PATH, or pip install nvidia-cuda-nvcc): "
-              + ("builds with -c and device calls between files need it" if nvrtc else
+              + ("NVRTC and nvJitLink build everything" if nvrtc and nvjitlink else
+                 "builds with -c and device calls between files need it, or nvJitLink" if nvrtc else
                  "no device compiler; --offload=emu and --offload=none still work"))
+    if nvjitlink:
+        print(f"nvJitLink:    {nvjitlink.path}: links relocatable device code (-c, calls between files)"
+              + (" where there is no nvcc" if cuda else ""))
+    else:
+        print("nvJitLink:    not found (pip install 'ompgpu[cuda]')" + ("" if cuda else
+              ": relocatable device code (-c, calls between files) needs it or nvcc"))
     try:
         runtime = find_cuda_runtime()
         print(f"CUDA runtime: {runtime.include.parent}")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -13,8 +14,10 @@ from pathlib import Path
 from ompgpu.codegen.device import generate_device
 from ompgpu.codegen.host import generate_host
 from ompgpu.codegen.host.compat import host_openmp_gaps
-from ompgpu.device_image import has_relocatable_device_code, image_assembly, plan_device_image
+from ompgpu.device_image import (LINKED_IMAGE_SYMBOL, has_relocatable_device_code, image_assembly, plan_device_image,
+                                 relocatable_image_assembly, relocatable_images)
 from ompgpu.errors import OmpgpuError, ToolchainError, compiling
+from ompgpu.nvjitlink import NvJitLinkError, find_nvjitlink
 from ompgpu.nvrtc import NvrtcError, find_nvrtc, image_options
 from ompgpu.options import Options, UsageError
 from ompgpu.outliner.outline import outline
@@ -46,6 +49,9 @@ class Translation:
     # data of the host object, launched through the runtime); None: nvcc's whole compile, a
     # device object with launch stubs (relocatable device code, the emulator, no device code).
     device_image: str | None = None
+    # the image is relocatable device code (NVRTC -rdc), linked into the program's image at the
+    # link by nvJitLink (device_image.relocatable_linker)
+    device_image_relocatable: bool = False
 
 
 def translate(path: str, opts: Options) -> Translation:
@@ -125,7 +131,8 @@ def _translate(path: str, opts: Options) -> Translation:
     remarks = tuple(f"{coord}: remark: {msg} [-Rpass=ompgpu]" for coord, msg in device.remarks)
     return Translation(path, host, device.cuda if has_device_code or opts.emit_cuda else None, remarks,
                        device.external_device_code, tuple((k.function, device.kernel_names[id(k)]) for k in program.kernels),
-                       warnings, image.symbol if image is not None else None)
+                       warnings, image.symbol if image is not None else None,
+                       image is not None and image.relocatable)
 
 
 def compile_and_link(opts: Options, translated: dict[str, Translation] | None = None) -> int:
@@ -184,7 +191,11 @@ def _compile_and_link(opts: Options, translated: dict[str, Translation] | None =
             return 0
         objects = [o for group in per_file for o in group]
         out = opts.output or "a.out"
-        if opts.offload == "cuda" and (any(t.relocatable for t in translations) or any(
+        if opts.offload == "cuda":
+            linked = _link_relocatable_images([*objects, *others, *_static_libraries(opts.link_args)], opts, Path(tmp))
+            if linked:
+                objects.append(linked)
+        if opts.offload == "cuda" and (any(t.relocatable and not t.device_image for t in translations) or any(
                 has_relocatable_device_code(Path(f)) for f in [*others, *_static_libraries(opts.link_args)])):
             # Separate compilation: device functions of other objects and libraries (compiled
             # with -c, relocatable) are linked into the device code here. Device images need no
@@ -204,6 +215,43 @@ def _compile_and_link(opts: Options, translated: dict[str, Translation] | None =
         with phase("link"):
             run(link + ["-o", out], opts.verbose, "linking")
     return 0
+
+
+def _link_relocatable_images(inputs: list[str], opts: Options, tmp: Path) -> str | None:
+    """The object of the program's linked image: the relocatable device code that NVRTC compiled
+    (device_image.relocatable_images) of every input object and static library, linked by
+    nvJitLink into one cubin under LINKED_IMAGE_SYMBOL; None where no input has any."""
+    cubins = [(f"{Path(f).name}#{i}", cubin) for f in inputs for i, cubin in enumerate(relocatable_images(Path(f)))]
+    if not cubins:
+        return None
+    nvjitlink = find_nvjitlink()
+    if nvjitlink is None:
+        raise ToolchainError("linking relocatable device code needs nvJitLink, which was not found: "
+                             "pip install 'ompgpu[cuda]' (NVIDIA's nvidia-nvjitlink wheel), or a CUDA toolkit")
+    with phase("link device code"):
+        if opts.verbose:
+            print(f"ompgpu: nvJitLink ({nvjitlink.path}): -arch={opts.offload_arch} {' '.join(n for n, _ in cubins)}",
+                  file=sys.stderr)
+        try:
+            image = nvjitlink.link(cubins, opts.offload_arch)
+        except NvJitLinkError as exc:
+            raise ToolchainError(f"linking the device code failed:\n{_user_names(exc.log.strip())}") from None
+    cubin = tmp / "linked-image.cubin"
+    cubin.write_bytes(image)
+    asm = tmp / "linked-image.s"
+    asm.write_text(image_assembly(LINKED_IMAGE_SYMBOL, cubin), **SOURCE_ENCODING)
+    obj = str(tmp / "linked-image.o")
+    run([host_cc(), "-c", str(asm), "-o", obj], opts.verbose, "assembling the linked device image")
+    return obj
+
+
+def _user_names(log: str) -> str:
+    """A device linker's log with the user's functions and variables by their C names: device code
+    puts them in namespace ompgpu_user (`_ZN11ompgpu_user5scaleEd` is `scale`)."""
+    def name(m: re.Match) -> str:
+        rest = m.group(2)
+        return rest[:int(m.group(1))]
+    return re.sub(r"_ZN11ompgpu_user(\d+)(\w+)", name, log)
 
 
 def _static_libraries(link_args: list[str]) -> list[str]:
@@ -283,6 +331,9 @@ def _compile_device_image(t: Translation, opts: Options, dev_cu: Path, image_o: 
     image = (stem if opts.save_temps else tmp / stem.name).with_suffix(".cubin")
     ptx = image.with_suffix(".ptx")
     nvrtc = find_nvrtc()
+    if t.device_image_relocatable:
+        _compile_relocatable_image(t, opts, nvrtc, image, image_o, host_job, tmp / stem.name)
+        return
     compiled_by_nvrtc = False
     if nvrtc is not None:
         def compile_with_nvrtc() -> None:
@@ -313,6 +364,31 @@ def _compile_device_image(t: Translation, opts: Options, dev_cu: Path, image_o: 
     asm.write_text(image_assembly(t.device_image, image, ptx if compiled_by_nvrtc else None), **SOURCE_ENCODING)
     with phase("device image object"):
         run([host_cc(), "-c", str(asm), "-o", str(image_o)], opts.verbose, f"assembling the device image of {t.source}")
+
+
+def _compile_relocatable_image(t: Translation, opts: Options, nvrtc, cubin: Path, image_o: Path, host_job,
+                               stem: Path) -> None:
+    """Relocatable device code without nvcc: NVRTC compiles it with -rdc beside the host compile,
+    and the object keeps the relocatable cubin in its RELOCATABLE_IMAGE_SECTION, for the link
+    to give nvJitLink (_link_relocatable_images)."""
+    if nvrtc is None:
+        raise ToolchainError(f"the device code of {t.source} is relocatable (other files call into it or it calls "
+                             "theirs) and needs NVRTC and nvJitLink, or nvcc: none was found")
+
+    def compile_with_nvrtc() -> None:
+        with phase("compile device code"):
+            options = [*image_options(opts.offload_arch, opts.debug), "-rdc=true", "-DOMPGPU_RELOCATABLE_IMAGE"]
+            if opts.verbose:
+                print(f"ompgpu: NVRTC {nvrtc.version()} ({nvrtc.path}): {' '.join(options)} {t.source}", file=sys.stderr)
+            try:
+                cubin.write_bytes(nvrtc.compile(t.device_cu, Path(t.source).stem + ".device.cu", options).cubin)
+            except NvrtcError as exc:
+                raise ToolchainError(f"NVRTC cannot compile the device code of {t.source}:\n{exc.log.strip()}") from None
+    _run_jobs([host_job, compile_with_nvrtc], opts.verbose)
+    asm = stem.with_suffix(".rdc.s")
+    asm.write_text(relocatable_image_assembly(cubin), **SOURCE_ENCODING)
+    with phase("device image object"):
+        run([host_cc(), "-c", str(asm), "-o", str(image_o)], opts.verbose, f"assembling the device code of {t.source}")
 
 
 def _run_jobs(jobs: list, verbose: bool) -> None:

@@ -59,9 +59,16 @@ def test_host_code_launches_an_image_through_the_runtime(tmp_path):
     assert "#ifndef OMPGPU_DEVICE_IMAGE\nextern \"C\" int __ompgpu_launch_" in t.device_cu
 
 
-def test_files_that_keep_nvccs_whole_compile(tmp_path):
-    # -c: the device code may be called from other files (relocatable device code, nvcc -dlink)
+def test_files_that_keep_nvccs_whole_compile(tmp_path, monkeypatch):
+    # -c: the device code may be called from other files (relocatable device code, nvcc -dlink;
+    # with nvJitLink as the device linker, the program's linked image: tests/driver/test_device_link.py)
+    monkeypatch.setenv("OMPGPU_DEVICE_LINKER", "nvcc")
     assert _translate(tmp_path, compile_only=True).device_image is None
+    monkeypatch.setenv("OMPGPU_DEVICE_LINKER", "nvjitlink")
+    relocatable = _translate(tmp_path, compile_only=True)
+    assert relocatable.device_image == "__ompgpu_linked_image" and relocatable.device_image_relocatable
+    assert 'extern const unsigned char __ompgpu_linked_image[] __attribute__((visibility("hidden"), weak));' in relocatable.host_c
+    monkeypatch.delenv("OMPGPU_DEVICE_LINKER")
     # the emulator compiles the device code with its launch stubs
     assert _translate(tmp_path).device_image is not None
     src = tmp_path / "img.c"
@@ -162,7 +169,8 @@ def test_relocatable_device_code_is_found_in_objects_and_archives(tmp_path):
 
 
 @pytest.mark.skipif(find_nvrtc() is None and find_cuda(required=False) is None, reason="no device compiler")
-def test_separate_compilation_of_files_that_export_no_device_code_links_no_device_code(tmp_path):
+def test_separate_compilation_of_files_that_export_no_device_code_links_no_device_code(tmp_path, monkeypatch):
+    monkeypatch.setenv("OMPGPU_DEVICE_LINKER", "nvcc")   # (nvJitLink's: tests/driver/test_device_link.py)
     # -c of a file whose device code nothing else can name (kernels, static helpers): an image in
     # the object, and the link needs no device link (no nvcc -dlink)
     (tmp_path / "kern.c").write_text("static int twice(int x) { return 2 * x; }\n"

@@ -54,6 +54,9 @@ class DeviceImage:
     symbol: str
     shapes: dict[str, LaunchShape] = field(default_factory=dict)   # by kernel instance name
     indirect_calls: bool = False   # its device code calls through function pointers: the runtime sets the table
+    # relocatable device code compiled by NVRTC (-rdc): `symbol` is the program's linked image,
+    # which the link defines (nvJitLink); weak, so that a link without it fails at the launch
+    relocatable: bool = False
 
 
 def generate_host(program: Program, kernel_names: dict[int, str], offload: str, device_globals: tuple[str, ...] = (),

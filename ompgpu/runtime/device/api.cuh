@@ -143,7 +143,7 @@ typedef struct omp_alloctrait_t {
 // image, which finds it by this name (runtime/host/image.cpp).
 #ifdef OMPGPU_DEVICE_IMAGE
 extern "C" {
-OMPGPU_CONSTANT int ompgpu_device_identity[2];  // {device number, number of devices}
+OMPGPU_CONSTANT OMPGPU_IMAGE_LINKAGE int ompgpu_device_identity[2];  // {device number, number of devices}
 }
 #else
 static OMPGPU_CONSTANT int ompgpu_device_identity[2];  // {device number, number of devices}

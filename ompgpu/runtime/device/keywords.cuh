@@ -38,6 +38,15 @@
 #define OMPGPU_ACTIVEMASK() __activemask()
 #endif
 
+// The image flavor's variables that the runtime finds by name (ompgpu_device_identity): weak
+// in a relocatable image (OMPGPU_RELOCATABLE_IMAGE: compiled with -rdc, linked by nvJitLink
+// with the other files' images, each of which defines them), one copy in the linked module.
+#ifdef OMPGPU_RELOCATABLE_IMAGE
+#define OMPGPU_IMAGE_LINKAGE __attribute__((weak))
+#else
+#define OMPGPU_IMAGE_LINKAGE
+#endif
+
 // Shared memory with one element per packed team of the block (an array of the teams-per-block
 // count, indexed by ompgpu::packed_team_slot()): the team's own copy, not the block's.
 #define OMPGPU_TEAM_SHARED OMPGPU_SHARED

@@ -10,6 +10,7 @@
 #include "host_internal.hpp"
 
 #include <atomic>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <string>
@@ -81,10 +82,12 @@ int current_device() {
 
 struct Images {
   std::mutex mu;
-  // modules of devices past OMPGPU_IMAGE_DEVICES, and of every device while loading
-  std::map<std::pair<ompgpu_device_image *, int>, CUmodule> modules;
+  // modules by image data and device: the files whose relocatable device code is in the
+  // program's linked image (nvJitLink) each have an ompgpu_device_image of their own, all with
+  // the same data, and share its one module (their device variables and functions are one)
+  std::map<std::pair<const void *, int>, CUmodule> modules;
   std::map<std::pair<const ompgpu_image_kernel *, int>, CUfunction> functions;
-  std::map<std::pair<const ompgpu_device_image *, int>, bool> indirect_written;
+  std::map<std::pair<const void *, int>, bool> indirect_written;   // by image data and device
 };
 Images &images() {
   static Images *s = new Images();   // never destroyed: kernels may launch from exit handlers
@@ -103,10 +106,23 @@ CUmodule module_on(ompgpu_device_image *image, int d, int *err) {
     *err = static_cast<int>(drv.missing);
     return nullptr;
   }
+  if (image->data == nullptr) {
+    // relocatable device code whose program was linked without its linked image (not by ompgpu cc)
+    static std::once_flag said;
+    std::call_once(said, [] {
+      std::fprintf(stderr, "ompgpu: the program's relocatable device code was not linked into it: link the "
+                           "program with 'ompgpu cc' (it links the device code with nvJitLink)\n");
+    });
+    *err = static_cast<int>(cudaErrorNoKernelImageForDevice);
+    return nullptr;
+  }
   Images &s = images();
   std::lock_guard<std::mutex> g(s.mu);
-  auto it = s.modules.find({image, d});
-  if (it != s.modules.end()) return it->second;
+  auto it = s.modules.find({image->data, d});
+  if (it != s.modules.end()) {
+    if (cached) __atomic_store_n(&image->module[d], static_cast<void *>(it->second), __ATOMIC_RELEASE);
+    return it->second;
+  }
   // The primary context of the device: the runtime makes it current (activate_device did, and
   // a runtime call here makes sure on this thread).
   (void)cudaFree(nullptr);
@@ -130,7 +146,7 @@ CUmodule module_on(ompgpu_device_image *image, int d, int *err) {
       return nullptr;
     }
   }
-  s.modules.emplace(std::make_pair(image, d), m);
+  s.modules.emplace(std::make_pair(static_cast<const void *>(image->data), d), m);
   if (cached) __atomic_store_n(&image->module[d], static_cast<void *>(m), __ATOMIC_RELEASE);
   return m;
 }
@@ -144,7 +160,7 @@ int write_indirect_table(ompgpu_device_image *image, CUmodule m, int d) {
   Images &s = images();
   {
     std::lock_guard<std::mutex> g(s.mu);
-    if (s.indirect_written.count({image, d})) return 0;
+    if (s.indirect_written.count({image->data, d})) return 0;
   }
   const void *table = nullptr;
   unsigned count = 0;
@@ -159,7 +175,7 @@ int write_indirect_table(ompgpu_device_image *image, CUmodule m, int d) {
   if (r == CUDA_SUCCESS) r = drv.memcpy_htod(how_many, &count, sizeof count);
   if (r != CUDA_SUCCESS) return as_cuda_error(r);
   std::lock_guard<std::mutex> g(s.mu);   // threads that raced here wrote the same values
-  s.indirect_written[{image, d}] = true;
+  s.indirect_written[{image->data, d}] = true;
   return 0;
 }
 
