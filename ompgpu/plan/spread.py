@@ -104,6 +104,47 @@ def spread_blocker(k: Kernel, plan) -> str | None:
                 return f"the reduction item '{item.text}' is not a scalar declared before the region in the loop's body"
             if not _small_arithmetic(decl.type, k):
                 return f"the reduction item '{item.name}' is not an arithmetic scalar of at most 8 bytes"
+    private = {item.name for kind in ("reduction", "private", "firstprivate") for c in d.clauses_of(kind) for item in c.items}
+    # what the team holds a copy of: the serial code's locals, the team's private and
+    # firstprivate items and the scalars the kernel receives by value (firstprivate to the target)
+    team_copies = dict(locals_before)
+    for directive in (k.construct.directive, k.teams, dist):
+        for kind in ("private", "firstprivate"):
+            for c in directive.clauses_of(kind) if directive is not None else ():
+                team_copies.update({item.name: None for item in c.items})
+    team_copies.update({cap.name: None for cap in k.captures if cap.how == "literal"})
+    written = _shared_local_written(region.body, {n: dcl for n, dcl in team_copies.items() if n not in private})
+    if written is not None:
+        return f"the region writes '{written}', a local of the loop's body that each block would have its own copy of"
+    return None
+
+
+def _shared_local_written(body: c_ast.Node, shared: dict[str, c_ast.Decl | None]) -> str | None:
+    """A variable of `shared` (of which the team holds its own copy: one per block once split)
+    that the region assigns, increments or takes the address of, or an element or member of one
+    that is not a pointer; None where there is none. Writes through a pointer reach memory outside
+    the team and are allowed where the pointer's declaration is known (None: it is not)."""
+    def root(lvalue: c_ast.Node) -> str | None:
+        node, through_pointer = lvalue, False
+        while isinstance(node, (c_ast.ArrayRef, c_ast.StructRef)):
+            if isinstance(node, c_ast.StructRef) and node.type == "->":
+                through_pointer = True
+            node = node.name
+        if not isinstance(node, c_ast.ID) or node.name not in shared:
+            return None
+        decl = shared[node.name]
+        if node is not lvalue and (through_pointer or decl is not None and isinstance(decl.type, c_ast.PtrDecl)):
+            return None   # an element through a pointer: memory outside the team
+        return node.name
+    for node in walk_nodes(body):
+        target = None
+        if isinstance(node, c_ast.Assignment):
+            target = node.lvalue
+        elif isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--", "&"):
+            target = node.expr
+        name = root(target) if target is not None else None
+        if name is not None:
+            return name
     return None
 
 

@@ -16,6 +16,7 @@ PRELUDE = """#include <math.h>
 float w[1 << 20], in[1 << 16], hidden[16];
 int main(void) {
   const int n = 1 << 16;
+  int m = 0;
 """
 
 BACKPROP_LIKE = """
@@ -52,6 +53,13 @@ def test_a_short_distribute_of_long_regions_is_spread(tmp_path):
     assert any("inner loops promoted across the grid" in r for r in t.remarks)
 
 
+def test_writes_through_a_pointer_local_are_spread(tmp_path):
+    # memory outside the team: every block's writes reach it
+    t = translated(tmp_path, BACKPROP_LIKE.replace("float s = 0;", "float s = 0; float *out = hidden;")
+                   .replace("s += w[(long)i * 16 + j] * in[i];", "{ s += w[(long)i * 16 + j] * in[i]; if (i == 0) out[0] = 1; }"))
+    assert any("inner loops promoted across the grid" in r for r in t.remarks), t.remarks
+
+
 def test_a_collapsed_region_and_atomics_after_it_are_spread(tmp_path):
     t = translated(tmp_path, BACKPROP_LIKE.replace("reduction(+: s)", "collapse(2) reduction(+: s)")
                    .replace("for (int i = 0; i < n; i++) s += w[(long)i * 16 + j] * in[i];",
@@ -79,6 +87,16 @@ def test_generic_mode_keeps_a_block_per_iteration(tmp_path):
      "the region holds 'critical'"),
     (BACKPROP_LIKE.replace("float s = 0;", "float s = 0;\n#pragma omp atomic\n hidden[0] += 1;"),
      "the serial code before the region holds 'atomic'"),
+    # the region writes storage the team holds a copy of (one per block once split)
+    (BACKPROP_LIKE.replace("float s = 0;", "float s = 0; int flag = 0;")
+     .replace("s += w[(long)i * 16 + j] * in[i];", "{ s += w[(long)i * 16 + j] * in[i]; if (in[i] > 2) flag = 1; }")
+     .replace("hidden[j] = 1.0f", "hidden[j] = flag + 1.0f"), "the region writes 'flag'"),
+    (BACKPROP_LIKE.replace("float s = 0;", "float s = 0; float part[2] = {0, 0};")
+     .replace("s += w[(long)i * 16 + j] * in[i];", "{ s += w[(long)i * 16 + j] * in[i]; part[i % 2] = 1; }")
+     .replace("hidden[j] = 1.0f", "hidden[j] = part[0] + 1.0f"), "the region writes 'part'"),
+    (BACKPROP_LIKE.replace("map(from: hidden)", "map(from: hidden) firstprivate(m)")
+     .replace("s += w[(long)i * 16 + j] * in[i];", "{ s += w[(long)i * 16 + j] * in[i]; m = 1; }")
+     .replace("hidden[j] = 1.0f", "hidden[j] = m + 1.0f"), "the kernel is not lean SPMD"),   # (the mode planner's)
 ])
 def test_kernels_that_may_not_be_spread_say_why(tmp_path, kernel, why):
     t = translated(tmp_path, kernel)
