@@ -29,6 +29,7 @@ from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.analysis.symbols import has_side_effect, resolve_typedef
 from ompgpu.outliner.outline import Kernel
 from ompgpu.parser.bind import OmpConstruct, collapse_depth
+from ompgpu.parser.bound import canonical_for
 from ompgpu.parser.cfront import walk_nodes
 
 # Clauses of the region that keep its loop a plain split of its iterations.
@@ -116,7 +117,37 @@ def spread_blocker(k: Kernel, plan) -> str | None:
     written = _shared_local_written(region.body, {n: dcl for n, dcl in team_copies.items() if n not in private})
     if written is not None:
         return f"the region writes '{written}', a local of the loop's body that each block would have its own copy of"
+    # A team's threads all read before any writes (the barrier at the region's start); the
+    # blocks of one split iteration do not wait for each other.
+    if any(_reads_memory(stmt) for stmt in before) and _writes_memory(region.body, private):
+        return "the serial code before the region reads memory and the region writes memory"
     return None
+
+
+def _reads_memory(node: c_ast.Node) -> bool:
+    """Whether evaluating the code may read memory: an element, a member through a pointer or a
+    dereference (a plain name is a local or a by-value capture: registers)."""
+    return any(isinstance(n, (c_ast.ArrayRef,)) or isinstance(n, c_ast.StructRef) and n.type == "->"
+               or isinstance(n, c_ast.UnaryOp) and n.op == "*" for n in walk_nodes(node))
+
+
+def _writes_memory(body: c_ast.Node, private: set[str]) -> bool:
+    """Whether the region's code may store to memory: anything but its own locals and the
+    region's private and reduction items."""
+    own = set(private)
+    for n in walk_nodes(body):
+        if isinstance(n, c_ast.Decl) and n.name:
+            own.add(n.name)
+        elif isinstance(n, c_ast.For):
+            parts = canonical_for(n)
+            if parts is not None:
+                own.add(parts[0])
+    for n in walk_nodes(body):
+        target = n.lvalue if isinstance(n, c_ast.Assignment) else \
+            n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") else None
+        if target is not None and not (isinstance(target, c_ast.ID) and target.name in own):
+            return True
+    return False
 
 
 def _shared_local_written(body: c_ast.Node, shared: dict[str, c_ast.Decl | None]) -> str | None:

@@ -94,6 +94,11 @@ def test_generic_mode_keeps_a_block_per_iteration(tmp_path):
     (BACKPROP_LIKE.replace("float s = 0;", "float s = 0; float part[2] = {0, 0};")
      .replace("s += w[(long)i * 16 + j] * in[i];", "{ s += w[(long)i * 16 + j] * in[i]; part[i % 2] = 1; }")
      .replace("hidden[j] = 1.0f", "hidden[j] = part[0] + 1.0f"), "the region writes 'part'"),
+    # blocks of one iteration do not wait for each other: a read before the region could see
+    # another block's store
+    (BACKPROP_LIKE.replace("map(to: w, in)", "map(tofrom: w, in)").replace("float s = 0;", "float s = in[j];")
+     .replace("s += w[(long)i * 16 + j] * in[i];", "{ s += w[(long)i * 16 + j]; in[i] = 0; }"),
+     "the serial code before the region reads memory and the region writes memory"),
     (BACKPROP_LIKE.replace("map(from: hidden)", "map(from: hidden) firstprivate(m)")
      .replace("s += w[(long)i * 16 + j] * in[i];", "{ s += w[(long)i * 16 + j] * in[i]; m = 1; }")
      .replace("hidden[j] = 1.0f", "hidden[j] = m + 1.0f"), "the kernel is not lean SPMD"),   # (the mode planner's)
