@@ -11,9 +11,11 @@ iteration over gridDim.x / n blocks. That is legal for a kernel of this shape on
 - the loop's body: serial code that only reads memory and computes locals (every block of the
   iteration runs it), then one `parallel for` (collapse allowed; no schedule, num_threads, if,
   lastprivate, linear, ordered or nowait; no construct inside but `atomic`) whose reduction
-  items are scalars of at most 8 bytes declared in that serial code, then serial code (atomics
-  and flushes allowed), which the iteration's last block runs alone once the partials are
-  combined;
+  items are scalars of at most 8 bytes declared in that serial code, and which writes neither
+  storage the team holds a copy of (the loop body's locals, team privates, by-value captures:
+  each block would have its own) nor, where the serial code before it reads memory, memory
+  (the blocks of an iteration do not wait for each other), then serial code (atomics and
+  flushes allowed), which the iteration's last block runs alone once the partials are combined;
 - no omp_* routine anywhere (a team's number and the team count would tell the split).
 
 The cost rule: splitting costs each block one fence and one atomic, and the iteration's last
