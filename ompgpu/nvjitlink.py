@@ -13,29 +13,18 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import os
 import re
 from pathlib import Path
 
 from ompgpu.errors import ToolchainError
-from ompgpu.toolchain import find_cuda, nvidia_wheel_dirs
+from ompgpu.toolchain import nvidia_libraries
 
 NVJITLINK_SUCCESS = 0
 NVJITLINK_INPUT_CUBIN = 1   # nvJitLinkInputType
 
 
 def _candidates() -> list[Path]:
-    found = []
-    for wheels in nvidia_wheel_dirs():
-        for lib in ("cu13/lib", "nvjitlink/lib"):
-            found += sorted((wheels / lib).glob("libnvJitLink.so.*"))
-    cuda = find_cuda(required=False)
-    homes = dict.fromkeys([*([cuda.home] if cuda else []), *[Path(h) for h in filter(None, [os.environ.get("CUDA_HOME")])],
-                           Path("/usr/local/cuda")])
-    for home in homes:
-        for lib in ("lib64", "lib"):
-            found += sorted((home / lib).glob("libnvJitLink.so.*"))
-    return [p for p in found if re.search(r"\.so\.\d+", p.name)]
+    return [p for p in nvidia_libraries("libnvJitLink.so*", ("cu13/lib", "nvjitlink/lib")) if re.search(r"\.so\.\d+", p.name)]
 
 
 class NvJitLinkError(Exception):

@@ -15,23 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ompgpu.errors import ToolchainError
-from ompgpu.toolchain import DEVICE_RT, HOST_RT, find_cuda, nvidia_wheel_dirs
+from ompgpu.toolchain import DEVICE_RT, HOST_RT, nvidia_libraries
 
 NVRTC_SUCCESS = 0
 
 
 def _candidates() -> list[Path]:
-    found = []
-    for wheels in nvidia_wheel_dirs():
-        for lib in ("cu13/lib", "cuda_nvrtc/lib"):
-            found += sorted((wheels / lib).glob("libnvrtc.so.*"))
-    # a toolkit: the one nvcc belongs to (found as toolchain finds it), $CUDA_HOME, /usr/local/cuda
-    cuda = find_cuda(required=False)
-    homes = dict.fromkeys([*([cuda.home] if cuda else []), *[Path(h) for h in filter(None, [os.environ.get("CUDA_HOME")])],
-                           Path("/usr/local/cuda")])
-    for home in homes:
-        for lib in ("lib64", "lib"):
-            found += sorted((home / lib).glob("libnvrtc.so*"))
+    found = nvidia_libraries("libnvrtc.so*", ("cu13/lib", "cuda_nvrtc/lib"))
     return [p for p in found if p.name.count(".") >= 2 and "builtins" not in p.name]
 
 

@@ -121,6 +121,23 @@ def nvidia_wheel_dirs() -> list[Path]:
     return [p for p in dict.fromkeys(found) if p.is_dir()]
 
 
+def nvidia_libraries(pattern: str, wheel_libs: tuple[str, ...]) -> list[Path]:
+    """The copies of a CUDA library (`pattern`: "libnvrtc.so*") in NVIDIA's wheels (their folders
+    `wheel_libs`: "cu13/lib"), then in the toolkit nvcc belongs to, $CUDA_HOME and
+    /usr/local/cuda, in that order."""
+    found = []
+    for wheels in nvidia_wheel_dirs():
+        for lib in wheel_libs:
+            found += sorted((wheels / lib).glob(pattern))
+    cuda = find_cuda(required=False)
+    homes = dict.fromkeys([*([cuda.home] if cuda else []), *[Path(h) for h in filter(None, [os.environ.get("CUDA_HOME")])],
+                           Path("/usr/local/cuda")])
+    for home in homes:
+        for lib in ("lib64", "lib"):
+            found += sorted((home / lib).glob(pattern))
+    return found
+
+
 @functools.lru_cache(maxsize=None)
 def find_cuda_runtime() -> CudaRuntime:
     """The toolkit's (the one nvcc belongs to), else NVIDIA's pip wheel (nvidia-cuda-runtime:
