@@ -4,6 +4,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from pycparser import c_ast
+
+from ompgpu.parser.cfront import walk_nodes
+
 # Functions a kernel may call without a definition in the file: CUDA provides them on the device.
 DEVICE_LIBRARY = frozenset("""
 offsetof printf malloc free memcpy memset memcmp abs labs llabs
@@ -54,3 +58,12 @@ HOST_ONLY_API = {
 # kernel SPMD-eligible (every thread computes the same value).
 PURE_LIBRARY = DEVICE_LIBRARY - frozenset("printf malloc free memcpy memset frexp frexpf modf modff __assert_fail "
                                           "ompgpu_vla_alloc".split())
+
+
+def first_omp_call(code) -> str | None:
+    """The name of the first omp_* routine that `code` (a pycparser node) calls, None where it
+    calls none (a kernel that calls none cannot tell its team's size or number)."""
+    for node in walk_nodes(code):
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name.startswith("omp_"):
+            return node.name.name
+    return None

@@ -135,8 +135,9 @@ def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan
         if shape is not None:   # the team sized to its loops (plan/team_size.py)
             p = dataclasses.replace(p, max_threads=shape[0], exact_threads=shape[0], team_shape=shape[1])
         p = dataclasses.replace(p, packed_teams=_packed_teams(p))
-        if spread_candidate(k) is not None:
-            why = spread_blocker(k, p)
+        candidate = spread_candidate(k)
+        if candidate is not None:
+            why = spread_blocker(k, p, candidate)
             p = dataclasses.replace(p, spread=why is None, spread_blocker=why)
         plans[id(k)] = p
     return plans

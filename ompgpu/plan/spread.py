@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
-from ompgpu.analysis.library import PURE_LIBRARY
+from ompgpu.analysis.library import PURE_LIBRARY, first_omp_call
 from ompgpu.analysis.symbols import has_side_effect, resolve_typedef
 from ompgpu.outliner.outline import Kernel
 from ompgpu.parser.bind import OmpConstruct, collapse_depth
@@ -59,10 +59,10 @@ def spread_candidate(k: Kernel) -> tuple[c_ast.For, list, OmpConstruct, list] | 
     return loop, items[:at], items[at], items[at + 1:]
 
 
-def spread_blocker(k: Kernel, plan) -> str | None:
-    """Why kernel k's inner loops may not be spread across the grid (None: they may). Call only
-    for a spread_candidate."""
-    _, before, region, after = spread_candidate(k)
+def spread_blocker(k: Kernel, plan, candidate: tuple[c_ast.For, list, OmpConstruct, list]) -> str | None:
+    """Why kernel k's inner loops may not be spread across the grid (None: they may);
+    `candidate` is its spread_candidate."""
+    _, before, region, after = candidate
     if plan.mode != "spmd" or not plan.lean:
         return "the kernel is not lean SPMD"
     if plan.packed_teams > 1:
@@ -92,9 +92,9 @@ def spread_blocker(k: Kernel, plan) -> str | None:
         for node in walk_nodes(stmt):
             if isinstance(node, OmpConstruct) and node.directive.name not in _AFTER_CONSTRUCTS:
                 return f"the serial code after the region holds '{node.directive.name}'"
-    for node in walk_nodes(k.body):
-        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name.startswith("omp_"):
-            return f"the kernel calls {node.name.name}"
+    called = first_omp_call(k.body)
+    if called is not None:
+        return f"the kernel calls {called}"
     locals_before: dict[str, c_ast.Decl] = {}
     for stmt in before:
         why = _side_effect_before(stmt, locals_before)

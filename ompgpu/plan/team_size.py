@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from pycparser import c_ast, c_generator
 
+from ompgpu.analysis.library import first_omp_call
 from ompgpu.codegen.footprint import short_iteration
 from ompgpu.outliner.outline import Kernel
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest
@@ -68,12 +69,10 @@ def loop_team_size(k: Kernel, plan, functions: dict[str, c_ast.FuncDef]) -> tupl
     makes an iteration long)."""
     if plan.mode != "spmd" or not plan.lean or plan.combined or plan.exact_threads <= MIN_LANES:
         return None
-    if k.construct.directive.clause("num_threads") is not None:
+    if k.construct.directive.clause("num_threads") is not None or first_omp_call(k.body) is not None:
         return None
     trips = []
     for node in walk_nodes(k.body):
-        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and node.name.name.startswith("omp_"):
-            return None
         if not isinstance(node, OmpConstruct) or node is k.body:
             continue
         d = node.directive
