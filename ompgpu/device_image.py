@@ -73,16 +73,9 @@ def relocatable_image_assembly(cubin: Path) -> str:
 def relocatable_images(path: Path) -> list[bytes]:
     """The relocatable cubins (RELOCATABLE_IMAGE_SECTION) of an object file or of every member
     of a static library; none in a shared library (which links its own)."""
-    if path.suffix == ".so" or ".so." in path.name:
-        return []
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return []
     found = []
     try:
-        members = [data] if data.startswith(b"\x7fELF") else list(_archive_members(data)) if data.startswith(b"!<arch>\n") else []
-        sections = [_elf_section(elf, RELOCATABLE_IMAGE_SECTION) for elf in members]
+        sections = [_elf_section(elf, RELOCATABLE_IMAGE_SECTION) for elf in _elf_objects(path) or []]
     except ValueError:
         return []
     for section in sections:
@@ -130,32 +123,35 @@ def has_relocatable_device_code(path: Path) -> bool:
     """Whether an object file or a static library holds nvcc's relocatable device code (an ELF
     section __nv_relfatbin, in the object or a member of the archive). A shared library links its
     own device code. Where the file cannot be read as either, True: nvcc -dlink decides."""
+    try:
+        objects = _elf_objects(path)
+    except ValueError:
+        return True
+    return True if objects is None else any(_elf_has_section(elf, RELOCATABLE_DEVICE_SECTION) for elf in objects)
+
+
+def _elf_objects(path: Path) -> list[bytes] | None:
+    """The ELF objects of an object file (itself) or of a static library (its ELF members); []
+    for a shared library (which links its own device code); None where the file is neither or
+    cannot be read; ValueError where a library's member header is damaged."""
     if path.suffix == ".so" or ".so." in path.name:
-        return False
+        return []
     try:
         data = path.read_bytes()
     except OSError:
-        return True
-    if data.startswith(b"!<arch>\n"):
-        try:
-            return any(_elf_has_section(member, RELOCATABLE_DEVICE_SECTION) for member in _archive_members(data))
-        except ValueError:
-            return True
+        return None
     if data.startswith(b"\x7fELF"):
-        return _elf_has_section(data, RELOCATABLE_DEVICE_SECTION)
-    return True
-
-
-def _archive_members(data: bytes):
-    """The ELF members of a static library (ValueError: a damaged header)."""
-    pos = 8
+        return [data]
+    if not data.startswith(b"!<arch>\n"):
+        return None
+    members, pos = [], 8
     while pos + 60 <= len(data):
-        header = data[pos:pos + 60]
-        size = int(header[48:58].decode("ascii").strip())
+        size = int(data[pos + 48:pos + 58].decode("ascii").strip())
         member = data[pos + 60:pos + 60 + size]
         if member.startswith(b"\x7fELF"):
-            yield member
+            members.append(member)
         pos += 60 + size + (size & 1)
+    return members
 
 
 def _elf_section(elf: bytes, name: bytes) -> bytes | None:

@@ -238,11 +238,18 @@ def _link_relocatable_images(inputs: list[str], opts: Options, tmp: Path) -> str
             raise ToolchainError(f"linking the device code failed:\n{_user_names(exc.log.strip())}") from None
     cubin = tmp / "linked-image.cubin"
     cubin.write_bytes(image)
-    asm = tmp / "linked-image.s"
-    asm.write_text(image_assembly(LINKED_IMAGE_SYMBOL, cubin), **SOURCE_ENCODING)
-    obj = str(tmp / "linked-image.o")
-    run([host_cc(), "-c", str(asm), "-o", obj], opts.verbose, "assembling the linked device image")
-    return obj
+    obj = tmp / "linked-image.o"
+    _assemble(image_assembly(LINKED_IMAGE_SYMBOL, cubin), obj, opts, "the linked device image")
+    return str(obj)
+
+
+def _assemble(assembly: str, obj: Path, opts: Options, what: str) -> None:
+    """An object from generated assembly (the .s beside it): a device image's, relocatable device
+    code's or the linked image's."""
+    asm = obj.with_suffix(".s")
+    asm.write_text(assembly, **SOURCE_ENCODING)
+    with phase("device image object"):
+        run([host_cc(), "-c", str(asm), "-o", str(obj)], opts.verbose, f"assembling {what}")
 
 
 def _user_names(log: str) -> str:
@@ -332,7 +339,7 @@ def _compile_device_image(t: Translation, opts: Options, dev_cu: Path, image_o: 
     ptx = image.with_suffix(".ptx")
     nvrtc = find_nvrtc()
     if t.device_image_relocatable:
-        _compile_relocatable_image(t, opts, nvrtc, image, image_o, host_job, tmp / stem.name)
+        _compile_relocatable_image(t, opts, nvrtc, image, image_o, host_job)
         return
     compiled_by_nvrtc = False
     if nvrtc is not None:
@@ -360,14 +367,11 @@ def _compile_device_image(t: Translation, opts: Options, dev_cu: Path, image_o: 
         cmd = [*_nvcc_device_command(opts), "-DOMPGPU_DEVICE_IMAGE", "-fatbin", str(dev_cu), "-o", str(image)]
         device_job = ("compile device code", cmd, f"compiling the device code of {t.source}")
         _run_jobs([device_job] if nvrtc is not None else [host_job, device_job], opts.verbose)
-    asm = tmp / (stem.name + ".image.s")
-    asm.write_text(image_assembly(t.device_image, image, ptx if compiled_by_nvrtc else None), **SOURCE_ENCODING)
-    with phase("device image object"):
-        run([host_cc(), "-c", str(asm), "-o", str(image_o)], opts.verbose, f"assembling the device image of {t.source}")
+    _assemble(image_assembly(t.device_image, image, ptx if compiled_by_nvrtc else None), image_o, opts,
+              f"the device image of {t.source}")
 
 
-def _compile_relocatable_image(t: Translation, opts: Options, nvrtc, cubin: Path, image_o: Path, host_job,
-                               stem: Path) -> None:
+def _compile_relocatable_image(t: Translation, opts: Options, nvrtc, cubin: Path, image_o: Path, host_job) -> None:
     """Relocatable device code without nvcc: NVRTC compiles it with -rdc beside the host compile,
     and the object keeps the relocatable cubin in its RELOCATABLE_IMAGE_SECTION, for the link
     to give nvJitLink (_link_relocatable_images)."""
@@ -385,10 +389,7 @@ def _compile_relocatable_image(t: Translation, opts: Options, nvrtc, cubin: Path
             except NvrtcError as exc:
                 raise ToolchainError(f"NVRTC cannot compile the device code of {t.source}:\n{exc.log.strip()}") from None
     _run_jobs([host_job, compile_with_nvrtc], opts.verbose)
-    asm = stem.with_suffix(".rdc.s")
-    asm.write_text(relocatable_image_assembly(cubin), **SOURCE_ENCODING)
-    with phase("device image object"):
-        run([host_cc(), "-c", str(asm), "-o", str(image_o)], opts.verbose, f"assembling the device code of {t.source}")
+    _assemble(relocatable_image_assembly(cubin), image_o, opts, f"the device code of {t.source}")
 
 
 def _run_jobs(jobs: list, verbose: bool) -> None:
