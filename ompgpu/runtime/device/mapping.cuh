@@ -18,16 +18,6 @@ OMPGPU_DEV unsigned block_size() { return blockDim.x; }
 OMPGPU_DEV unsigned team_id() { return blockIdx.x; }
 OMPGPU_DEV unsigned num_team_ids() { return gridDim.x; }
 
-// Packed teams (SPMD kernels whose teams are one warp each, several per block: the block
-// holds warps 0..P-1, team blockIdx.x * P + warp). The launch asks for `league` teams and
-// rounds the grid up to whole blocks: the warps past the league leave at kernel start.
-OMPGPU_DEV unsigned packed_team_num(unsigned teams_per_block) { return blockIdx.x * teams_per_block + warp_id(); }
-// The barrier of such a team: its warp (every lane is a member, none has exited).
-OMPGPU_DEV void packed_team_barrier() { __syncwarp(); }
-// The team's place in its block: the index of its copy of per-team shared storage
-// (OMPGPU_TEAM_SHARED arrays of the teams-per-block count).
-OMPGPU_DEV unsigned packed_team_slot() { return warp_id(); }
-
 // Generic mode.
 OMPGPU_DEV unsigned generic_master_tid() { return blockDim.x - 32u; }
 OMPGPU_DEV unsigned generic_num_workers() { return blockDim.x - 32u; }
@@ -45,9 +35,14 @@ OMPGPU_DEV unsigned team_lanes_in_warp(unsigned w, unsigned team_size) {
 }
 OMPGPU_DEV unsigned low_lanes_mask(unsigned k) { return k >= 32u ? 0xffffffffu : ((1u << k) - 1u); }
 
-// Packed teams of `lanes` threads (8 or 16: several teams per warp, each its own aligned group
-// of lanes; 32 is the one-warp form above): team blockIdx.x * P + threadIdx.x / lanes, the
-// thread its place in the group, the barrier and the reductions the group's lanes only.
+// Packed teams (lean SPMD kernels whose teams are `lanes` threads, 32, 16 or 8, several per
+// block: team blockIdx.x * P + threadIdx.x / lanes, each an aligned group of lanes of a warp).
+// The launch asks for `league` teams and rounds the grid up to whole blocks: the teams past the
+// league leave at kernel start. The thread is its place in the group; the team's barrier and
+// reductions take the group's lanes only (a whole warp for teams of 32, none of which has
+// exited); its place in the block indexes its copy of per-team shared storage
+// (OMPGPU_TEAM_SHARED arrays of the teams-per-block count). The forms without `lanes` are the
+// one-warp teams'.
 OMPGPU_DEV unsigned packed_team_num(unsigned teams_per_block, unsigned lanes) {
   return blockIdx.x * teams_per_block + threadIdx.x / lanes;
 }
@@ -55,6 +50,9 @@ OMPGPU_DEV unsigned packed_thread(unsigned lanes) { return threadIdx.x & (lanes 
 OMPGPU_DEV unsigned packed_team_mask(unsigned lanes) { return low_lanes_mask(lanes) << (lane_id() & ~(lanes - 1u)); }
 OMPGPU_DEV void packed_team_barrier(unsigned lanes) { __syncwarp(packed_team_mask(lanes)); }
 OMPGPU_DEV unsigned packed_team_slot(unsigned lanes) { return threadIdx.x / lanes; }
+OMPGPU_DEV unsigned packed_team_num(unsigned teams_per_block) { return packed_team_num(teams_per_block, 32u); }
+OMPGPU_DEV void packed_team_barrier() { packed_team_barrier(32u); }
+OMPGPU_DEV unsigned packed_team_slot() { return packed_team_slot(32u); }
 
 }  // namespace ompgpu
 
