@@ -40,7 +40,8 @@ def test_a_short_distribute_of_long_regions_is_spread(tmp_path):
     cu = t.device_cu
     assert ", void *__omp_scratch)" in cu and ", cfg->scratch);" in cu
     assert "ompgpu::spread_distribute_block(__n, &__lo, &__hi, __omp_scratch)" in cu
-    assert "__first = ompgpu::spread_first(threadIdx.x, 256u), __stride = ompgpu::spread_stride(256u)" in cu
+    # each block a contiguous slice of the region's loop; the threads' stride stays the team size
+    assert "ompgpu::spread_slice(__n, threadIdx.x, &__first, &__end);\n  const long long __stride = (long long)(256u);" in cu
     # partials: the identity in every block but the first, through the scratch, the last block gathers
     assert "s = ompgpu_red_identity<std::remove_reference_t<decltype(s)>>(ompgpu::RED_ADD);" in cu
     assert "ompgpu::spread_put(&s, __omp_scratch, 1u, 0u);" in cu
@@ -65,7 +66,7 @@ def test_a_collapsed_region_and_atomics_after_it_are_spread(tmp_path):
                    .replace("for (int i = 0; i < n; i++) s += w[(long)i * 16 + j] * in[i];",
                             "for (int i = 0; i < 256; i++) for (int q = 0; q < 256; q++) s += in[i * 256 + q];")
                    .replace("hidden[j] = 1.0f / (1.0f + expf(-s));", "#pragma omp atomic\n hidden[0] += s;"))
-    assert "ompgpu::spread_distribute_block" in t.device_cu and "ompgpu::spread_first(threadIdx.x, 256u)" in t.device_cu
+    assert "ompgpu::spread_distribute_block" in t.device_cu and "ompgpu::spread_slice(__n, threadIdx.x, &__first, &__end)" in t.device_cu
     assert any("inner loops promoted across the grid" in r for r in t.remarks), t.remarks
 
 

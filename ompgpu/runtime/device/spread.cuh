@@ -6,7 +6,7 @@
 // products on one block of a 132-SM H100. Where the grid holds at least two blocks per
 // iteration, each iteration gets gridDim.x / n blocks ("chunks"): every block runs the serial
 // code before the region (the planner allows only code without side effects there), the
-// region's loop is dealt over all the iteration's threads (spread_first / spread_stride), each
+// region's loop is cut into one contiguous slice per block (spread_slice), each
 // block's reduction partials go to its own cells of the launch's scratch, and the iteration's
 // last block to arrive combines them in chunk order (the same order every run) and runs the
 // rest of the iteration alone. The scratch comes from the host runtime per launch, zeroed
@@ -53,11 +53,23 @@ OMPGPU_DEV bool spread_distribute_block(long long n, long long *lo, long long *h
 
 OMPGPU_DEV bool spread_split() { return detail::spread_block.chunks > 1; }
 OMPGPU_DEV unsigned spread_chunk() { return detail::spread_block.chunk; }
-// Iteration `thread` of a team of `team` threads in its block, over all of the iteration's blocks.
-OMPGPU_DEV long long spread_first(unsigned thread, unsigned team) {
-  return (long long)detail::spread_block.chunk * team + thread;
+// The part of the region's loop [0, n) that this block deals over its threads: with the
+// iteration split over several blocks, the chunk's contiguous slice (neighbouring threads on
+// neighbouring iterations, as in one block); otherwise the whole loop. Slices, not a stride of
+// team x chunks: the threads' stride stays the compile-time team size, which the loop of an
+// unsplit iteration needs to run as fast as a kernel without spreading (a stride read at run
+// time made particlefilter's unsplit kernels 2x slower on an H200, 2026-11-27).
+OMPGPU_DEV void spread_slice(long long n, unsigned thread, long long *first, long long *end) {
+  const unsigned chunks = detail::spread_block.chunks;
+  long long begin = 0, stop = n;
+  if (chunks > 1 && n > 0) {
+    const long long c = detail::spread_block.chunk, q = n / chunks, r = n % chunks;
+    begin = q * c + (c < r ? c : r);
+    stop = begin + q + (c < r ? 1 : 0);
+  }
+  *first = begin + thread;
+  *end = stop;
 }
-OMPGPU_DEV long long spread_stride(unsigned team) { return (long long)team * detail::spread_block.chunks; }
 
 // This block's cell for reduction item `item` of `items`.
 OMPGPU_DEV unsigned long long *spread_cell(void *scratch, unsigned items, unsigned item, unsigned block) {
