@@ -18,10 +18,16 @@ iteration over gridDim.x / n blocks. That is legal for a kernel of this shape on
   flushes allowed), which the iteration's last block runs alone once the partials are combined;
 - no omp_* routine anywhere (a team's number and the team count would tell the split).
 
-The cost rule: splitting costs each block one fence and one atomic, and the iteration's last
-block combines the partials; it runs only where the grid holds at least two blocks per
-iteration, decided at the launch (spread_distribute_block), so a kernel whose distribute is
-long runs as before.
+The same conditions let a long distribute share out its long iterations (sparserows' power-law
+rows): a block whose region's loop holds at least four chunks of 16 iterations per thread
+publishes the iteration as a job, runs chunk 0 and goes on; blocks that have run their own
+iterations take the other chunks (nobody waits for another block).
+
+The cost rule: splitting costs each chunk one fence and one atomic and the serial code before
+the region again, and the iteration's last chunk combines the partials; an iteration is split at
+the launch only where the grid holds at least two blocks per iteration (spread_distribute_begin),
+and on the way only where its loop is long enough for four chunks (spread_slice), so a kernel of
+short iterations runs as before.
 """
 from __future__ import annotations
 

@@ -39,18 +39,21 @@ def test_a_short_distribute_of_long_regions_is_spread(tmp_path):
     t = translated(tmp_path, BACKPROP_LIKE)
     cu = t.device_cu
     assert ", void *__omp_scratch)" in cu and ", cfg->scratch);" in cu
-    assert "ompgpu::spread_distribute_block(__n, &__lo, &__hi, __omp_scratch)" in cu
+    # the block's items: its own iterations, its chunk of one split at the launch, other blocks' jobs
+    assert "ompgpu::spread_distribute_begin(__n, __omp_scratch);\n  while (ompgpu::spread_next(&__lo)) {" in cu
+    assert cu.index("spread_next(&__lo)") < cu.index("ompgpu::spread_finish();")
     # each block a contiguous slice of the region's loop; the threads' stride stays the team size
-    assert "ompgpu::spread_slice(__n, threadIdx.x, &__first, &__end);\n  const long long __stride = (long long)(256u);" in cu
+    assert "ompgpu::spread_slice(__n, threadIdx.x, 256u, &__first, &__end);\n  const long long __stride = (long long)(256u);" in cu
     # partials: the identity in every block but the first, through the scratch, the last block gathers
     assert "s = ompgpu_red_identity<std::remove_reference_t<decltype(s)>>(ompgpu::RED_ADD);" in cu
-    assert "ompgpu::spread_put(&s, __omp_scratch, 1u, 0u);" in cu
-    assert "if (!ompgpu::spread_arrive(__omp_scratch)) return;" in cu
-    assert "\n    ompgpu::spread_gather(ompgpu::RED_ADD, &s, __omp_scratch, 1u, 0u);\n    ompgpu::block_barrier();" in cu
+    assert "ompgpu::spread_put(&s, 1u, 0u);" in cu
+    # a chunk that is not the last goes on with the block's next item
+    assert "if (!ompgpu::spread_arrive()) continue;" in cu
+    assert "\n    ompgpu::spread_gather(ompgpu::RED_ADD, &s, 1u, 0u);\n    ompgpu::block_barrier();" in cu
     # the rest of the iteration comes after the gather
     assert cu.index("spread_gather") < cu.index("hidden[j] = ")
-    # the host gives each launch 8 bytes per team for the count and 8 per reduction item
-    assert ', "target teams distribute", 16 };' in t.host_c
+    # per team: a job (32 bytes), a count (8), a cell per reduction item (8) and 32 job chunks' cells
+    assert ', "target teams distribute", 304 };' in t.host_c
     assert any("inner loops promoted across the grid" in r for r in t.remarks)
 
 
@@ -66,7 +69,7 @@ def test_a_collapsed_region_and_atomics_after_it_are_spread(tmp_path):
                    .replace("for (int i = 0; i < n; i++) s += w[(long)i * 16 + j] * in[i];",
                             "for (int i = 0; i < 256; i++) for (int q = 0; q < 256; q++) s += in[i * 256 + q];")
                    .replace("hidden[j] = 1.0f / (1.0f + expf(-s));", "#pragma omp atomic\n hidden[0] += s;"))
-    assert "ompgpu::spread_distribute_block" in t.device_cu and "ompgpu::spread_slice(__n, threadIdx.x, &__first, &__end)" in t.device_cu
+    assert "ompgpu::spread_distribute_begin" in t.device_cu and "ompgpu::spread_slice(__n, threadIdx.x, 256u, &__first, &__end)" in t.device_cu
     assert any("inner loops promoted across the grid" in r for r in t.remarks), t.remarks
 
 
@@ -106,7 +109,7 @@ def test_generic_mode_keeps_a_block_per_iteration(tmp_path):
 ])
 def test_kernels_that_may_not_be_spread_say_why(tmp_path, kernel, why):
     t = translated(tmp_path, kernel)
-    assert "spread_distribute_block" not in t.device_cu and "__omp_scratch" not in t.device_cu
+    assert "spread_distribute_begin" not in t.device_cu and "__omp_scratch" not in t.device_cu
     assert any(f"inner loops not promoted across the grid: {why}" in r for r in t.remarks), t.remarks
 
 
@@ -118,5 +121,5 @@ def test_a_reduction_into_a_variable_outside_the_loop_is_not_spread(tmp_path):
 #pragma omp parallel for reduction(+: total)
     for (int i = 0; i < n; i++) total += in[i];
   }""")
-    assert "spread_distribute_block" not in t.device_cu
+    assert "spread_distribute_begin" not in t.device_cu
     assert any("inner loops not promoted" in r for r in t.remarks), t.remarks

@@ -127,10 +127,12 @@ def emit_kernel(em, k: Kernel, kname: str) -> dict:
 
 
 def spread_scratch_bytes(k: Kernel) -> int:
-    """Scratch bytes per team of a kernel whose inner loops are spread across the grid
-    (runtime/device/spread.cuh): an arrival count, and a cell per reduction item."""
+    """Scratch bytes per team of a kernel whose inner loops are spread across the grid, the
+    layout of runtime/device/spread.cuh: a job (32 bytes; the first holds the header), an
+    arrival count (8), a cell (8) per reduction item, and cells for SPREAD_JOB_CHUNKS_PER_BLOCK
+    (32) job chunks of a cell per reduction item."""
     items = sum(len(c.items) for c in spread_candidate(k)[2].directive.clauses_of("reduction"))
-    return 8 * (1 + items)
+    return 32 + 8 + 8 * items + 32 * 8 * items
 
 
 def mode_remark(kname: str, plan: KernelPlan, regions: int) -> str:

@@ -1,19 +1,32 @@
 // Inner loops spread across the grid (KernelPlan.spread, codegen's spread remark).
 //
 // A lean SPMD kernel that is one `teams distribute` loop whose iterations each run one parallel
-// loop (a reduction at most) leaves most of the GPU idle when the distribute has fewer
-// iterations than the grid has blocks: backprop's 16 hidden units each summed a million
-// products on one block of a 132-SM H100. Where the grid holds at least two blocks per
-// iteration, each iteration gets gridDim.x / n blocks ("chunks"): every block runs the serial
-// code before the region (the planner allows only code without side effects there), the
-// region's loop is cut into one contiguous slice per block (spread_slice), each
-// block's reduction partials go to its own cells of the launch's scratch, and the iteration's
-// last block to arrive combines them in chunk order (the same order every run) and runs the
-// rest of the iteration alone. The scratch comes from the host runtime per launch, zeroed
-// (runtime/host/target.cpp launch_scratch): gridDim.x arrival counts of 8 bytes, then 8 bytes
-// per reduction item and block; each iteration's last block sets its count back to zero.
-// Without scratch, or with fewer than two blocks per iteration, the kernel runs as before (one
-// chunk per iteration, distribute_static_block).
+// loop (a reduction at most) leaves most of the GPU idle when one iteration holds much more work
+// than one block does quickly: backprop's 16 hidden units each summed a million products on one
+// block of a 132-SM GPU; sparserows' longest row holds a million of its 3.6 million nonzeros.
+// Such an iteration runs on several blocks, each a "chunk" of the region's loop:
+//
+// - split at the launch: where the grid has at least two blocks per iteration, each iteration
+//   gets gridDim.x / n blocks, each a contiguous slice of the region's loop (spread_slice);
+// - split on the way: otherwise each block runs its own iterations (a static block of them),
+//   and one whose region's loop holds at least SPREAD_PUBLISH_CHUNKS chunks of
+//   SPREAD_CHUNK_PER_THREAD iterations per thread publishes the iteration as a job, runs its
+//   chunk 0 and goes on. Every block that has run its own iterations takes the jobs' other
+//   chunks, one at a time, until none is left. No block waits for another (so none needs
+//   another to be resident), and the owner finishes its job if nobody else does.
+//
+// A chunk's block runs the serial code before the region (the planner allows only code without
+// side effects there) and its part of the region's loop, puts its reduction partials in the
+// chunk's cells and counts itself in (fence, barrier, atomic); the iteration's last chunk to
+// arrive combines the partials in chunk order (the same result every run, whichever block ran
+// which chunk) and runs the rest of the iteration alone; the others go on with their next item.
+//
+// The scratch comes from the host runtime per launch, zeroed (runtime/host/target.cpp
+// launch_scratch): gridDim.x x (40 + 264 x items) bytes, the layout below, which codegen's
+// spread_scratch_bytes mirrors. The kernel leaves it zeroed (the next launch's grid, and so its
+// layout, may differ): an iteration's last chunk resets its count and its cells, the last block
+// to finish resets the jobs. Without scratch the kernel runs as it would without spreading (a
+// static block of whole iterations per block).
 #ifndef OMPGPU_DEVICE_SPREAD_CUH
 #define OMPGPU_DEVICE_SPREAD_CUH
 
@@ -22,97 +35,258 @@
 
 namespace ompgpu {
 
+// A job's chunk: this many iterations of the region's loop per thread of the team.
+constexpr long long SPREAD_CHUNK_PER_THREAD = 16;
+// A region's loop is published as a job when it holds at least this many chunks.
+constexpr long long SPREAD_PUBLISH_CHUNKS = 4;
+// Cells for this many job chunks (of `items` cells each) per block of the grid.
+constexpr unsigned SPREAD_JOB_CHUNKS_PER_BLOCK = 32;
+
 namespace detail {
+enum SpreadItem : unsigned { SPREAD_WHOLE, SPREAD_SPLIT, SPREAD_HELP };
+
+struct SpreadJob {                // 32 bytes
+  long long iteration;            // the distribute iteration (normalized)
+  unsigned chunk_iters;           // iterations of the region's loop per chunk
+  unsigned first_cell;            // chunk 0's cells among the job cells
+  unsigned chunks, next_chunk, done;
+  unsigned ready;                 // 1: published; 2: no cells were left (its owner runs it whole)
+};
+
 struct SpreadBlock {
-  unsigned chunk, chunks;   // this block's part of its iteration, of how many
-  unsigned first_block;     // the iteration's first block
-  unsigned iteration;       // the iteration (normalized), when chunks > 1
-  bool last;                // spread_arrive: this block combines and finishes the iteration
+  void *scratch;                  // NULL: nothing is split
+  long long next, hi;             // the block's own iterations still to run
+  unsigned split_chunk, split_chunks;   // split at the launch: this block's chunk of its iteration
+  unsigned scan;                  // the next job to look at, once the own iterations are done
+  // the item being run
+  SpreadItem kind;
+  long long iteration;
+  unsigned chunk_iters;           // 0: a slice of the loop (split at the launch)
+  unsigned chunk, chunks;         // chunks 1: the whole iteration
+  unsigned first_cell;            // chunk 0's cells: among the blocks' (split at the launch) or the jobs'
+  bool job_cells, found, last;
+  unsigned *count;                // the iteration's arrival count
 };
 static OMPGPU_SHARED SpreadBlock spread_block;
+
+// The layout: a header (jobs published, job chunks given cells, blocks finished) and
+// gridDim.x - 1 jobs in 32 x gridDim.x bytes; an arrival count (8 bytes) per block; `items`
+// cells per block; `items` cells per job chunk, SPREAD_JOB_CHUNKS_PER_BLOCK chunks per block.
+OMPGPU_DEV unsigned *spread_header(void *scratch) { return static_cast<unsigned *>(scratch); }
+OMPGPU_DEV SpreadJob *spread_jobs(void *scratch) { return reinterpret_cast<SpreadJob *>(static_cast<char *>(scratch) + 32); }
+OMPGPU_DEV unsigned spread_job_capacity() { return gridDim.x - 1; }
+OMPGPU_DEV unsigned *spread_counts(void *scratch) {
+  return reinterpret_cast<unsigned *>(static_cast<char *>(scratch) + 32ull * gridDim.x);
+}
+OMPGPU_DEV unsigned long long *spread_cells(void *scratch, unsigned items, bool job_cells) {
+  unsigned long long *blocks = reinterpret_cast<unsigned long long *>(static_cast<char *>(scratch) + 40ull * gridDim.x);
+  return job_cells ? blocks + (unsigned long long)gridDim.x * items : blocks;
+}
+template <class T>
+OMPGPU_DEV T volatile_read(const T &x) { return *reinterpret_cast<const volatile T *>(&x); }
 }  // namespace detail
 
-// The distribute loop's iterations [lo, hi) of this block (false: none), as
-// distribute_static_block deals them, or one iteration split over several blocks.
-OMPGPU_DEV bool spread_distribute_block(long long n, long long *lo, long long *hi, void *scratch) {
-  unsigned chunks = 1, chunk = 0, first = blockIdx.x;
-  if (scratch != nullptr && n > 0 && 2 * n <= (long long)gridDim.x) {
-    chunks = gridDim.x / (unsigned)n;
-    if (blockIdx.x >= (unsigned)n * chunks) return false;   // spare blocks
-    *lo = blockIdx.x / chunks;
-    *hi = *lo + 1;
-    chunk = blockIdx.x % chunks;
-    first = blockIdx.x - chunk;
-  } else if (!distribute_static_block(n, lo, hi)) {
-    return false;
+// Every thread, before the distribute loop: the block's iterations, as distribute_static_block
+// deals them, or its chunk of one iteration split at the launch.
+OMPGPU_DEV void spread_distribute_begin(long long n, void *scratch) {
+  if (threadIdx.x == 0) {
+    detail::SpreadBlock b = {};
+    b.scratch = scratch;
+    b.split_chunks = 1;
+    if (scratch != nullptr && n > 0 && 2 * n <= (long long)gridDim.x) {
+      const unsigned chunks = gridDim.x / (unsigned)n;
+      if (blockIdx.x < (unsigned)n * chunks) {   // else a spare block: job chunks only
+        b.next = blockIdx.x / chunks;
+        b.hi = b.next + 1;
+        b.split_chunk = blockIdx.x % chunks;
+        b.split_chunks = chunks;
+      }
+    } else if (!distribute_static_block(n, &b.next, &b.hi)) {
+      b.next = b.hi = 0;
+    }
+    detail::spread_block = b;
   }
-  if (threadIdx.x == 0) detail::spread_block = {chunk, chunks, first, (unsigned)*lo, false};
   block_barrier();
-  return true;
+}
+
+// Every thread: the block's next item, its distribute iteration in *iteration; false when none
+// is left. First the block's own iterations, then the jobs' chunks.
+OMPGPU_DEV bool spread_next(long long *iteration) {
+  block_barrier();   // every thread has read the last item's state
+  if (threadIdx.x == 0) {
+    detail::SpreadBlock &b = detail::spread_block;
+    b.found = false;
+    if (b.next < b.hi) {
+      b.kind = b.split_chunks > 1 ? detail::SPREAD_SPLIT : detail::SPREAD_WHOLE;
+      b.iteration = b.next++;
+      b.chunk_iters = 0;
+      b.chunk = b.split_chunk;
+      b.chunks = b.split_chunks;
+      b.first_cell = blockIdx.x - b.split_chunk;
+      b.job_cells = false;
+      b.count = b.scratch != nullptr ? detail::spread_counts(b.scratch) + 2 * b.iteration : nullptr;
+      b.found = true;
+    } else if (b.scratch != nullptr) {
+      detail::SpreadJob *jobs = detail::spread_jobs(b.scratch);
+      const unsigned published = detail::volatile_read(*detail::spread_header(b.scratch));
+      const unsigned limit = published < detail::spread_job_capacity() ? published : detail::spread_job_capacity();
+      for (; b.scan < limit; ++b.scan) {
+        detail::SpreadJob &j = jobs[b.scan];
+        if (detail::volatile_read(j.ready) != 1u) continue;   // not yet (its owner runs it), or dead
+        __threadfence();   // the job's fields, written before `ready`
+        const unsigned c = atomicAdd(&j.next_chunk, 1u);
+        if (c >= detail::volatile_read(j.chunks)) continue;   // every chunk taken
+        b.kind = detail::SPREAD_HELP;
+        b.iteration = detail::volatile_read(j.iteration);
+        b.chunk_iters = detail::volatile_read(j.chunk_iters);
+        b.chunk = c;
+        b.chunks = detail::volatile_read(j.chunks);
+        b.first_cell = detail::volatile_read(j.first_cell);
+        b.job_cells = true;
+        b.count = &j.done;
+        b.found = true;
+        break;
+      }
+    }
+  }
+  block_barrier();
+  *iteration = detail::spread_block.iteration;
+  return detail::spread_block.found;
+}
+
+// Every thread, after the distribute loop: the last block to finish resets the jobs.
+OMPGPU_DEV void spread_finish() {
+  void *const scratch = detail::spread_block.scratch;
+  if (scratch == nullptr || threadIdx.x != 0) return;
+  unsigned *header = detail::spread_header(scratch);
+  __threadfence();
+  if (atomicAdd(&header[2], 1u) != gridDim.x - 1) return;
+  __threadfence();   // every other block's use of the jobs comes before
+  const unsigned published = detail::volatile_read(header[0]);
+  const unsigned used = published < detail::spread_job_capacity() ? published : detail::spread_job_capacity();
+  detail::SpreadJob *jobs = detail::spread_jobs(scratch);
+  for (unsigned j = 0; j < used; ++j) jobs[j] = detail::SpreadJob{};
+  header[0] = header[1] = header[2] = 0;
+  __threadfence();
 }
 
 OMPGPU_DEV bool spread_split() { return detail::spread_block.chunks > 1; }
 OMPGPU_DEV unsigned spread_chunk() { return detail::spread_block.chunk; }
-// The part of the region's loop [0, n) that this block deals over its threads: with the
-// iteration split over several blocks, the chunk's contiguous slice (neighbouring threads on
-// neighbouring iterations, as in one block); otherwise the whole loop. Slices, not a stride of
-// team x chunks: the threads' stride stays the compile-time team size, which the loop of an
-// unsplit iteration needs to run as fast as a kernel without spreading (a stride read at run
-// time made particlefilter's unsplit kernels 2x slower on an H200, 2026-11-27).
-OMPGPU_DEV void spread_slice(long long n, unsigned thread, long long *first, long long *end) {
-  const unsigned chunks = detail::spread_block.chunks;
+
+namespace detail {
+// Thread 0 of a block running a whole iteration whose region's loop has n iterations: publish
+// it as a job of `chunks` chunks, the block's own item becoming its chunk 0. Nothing where no
+// job or no cells are left.
+OMPGPU_DEV void spread_publish(long long n, long long chunk_iters) {
+  SpreadBlock &b = spread_block;
+  unsigned *header = spread_header(b.scratch);
+  const unsigned job = atomicAdd(&header[0], 1u);
+  if (job >= spread_job_capacity()) return;
+  SpreadJob &j = spread_jobs(b.scratch)[job];
+  const unsigned chunks = (unsigned)((n + chunk_iters - 1) / chunk_iters);
+  const unsigned first = atomicAdd(&header[1], chunks);
+  if (first + (unsigned long long)chunks > (unsigned long long)SPREAD_JOB_CHUNKS_PER_BLOCK * gridDim.x) {
+    j.ready = 2u;
+    return;
+  }
+  j.iteration = b.iteration;
+  j.chunk_iters = (unsigned)chunk_iters;
+  j.first_cell = first;
+  j.chunks = chunks;
+  j.next_chunk = 1u;   // chunk 0 is the owner's
+  j.done = 0u;
+  __threadfence();
+  *reinterpret_cast<volatile unsigned *>(&j.ready) = 1u;
+  b.chunk_iters = (unsigned)chunk_iters;
+  b.chunk = 0;
+  b.chunks = chunks;
+  b.first_cell = first;
+  b.job_cells = true;
+  b.count = &j.done;
+}
+}  // namespace detail
+
+// Every thread of the team (thread `thread` of `team`), at the region's loop of n iterations:
+// the part of it this block runs, dealt over its threads with the constant stride `team`. A
+// whole iteration whose loop is long is published as a job first (all threads: a barrier);
+// a chunk of a job is its chunk_iters iterations; a chunk split at the launch is a contiguous
+// slice. Slices, not a stride of team x chunks: the threads' stride stays the compile-time team
+// size, which the loop of an unsplit iteration needs to run as fast as a kernel without
+// spreading (a stride read at run time made particlefilter's kernels 2x slower, H200,
+// 2026-11-27).
+OMPGPU_DEV void spread_slice(long long n, unsigned thread, unsigned team, long long *first, long long *end) {
+  detail::SpreadBlock &b = detail::spread_block;
+  const long long chunk_iters = SPREAD_CHUNK_PER_THREAD * team;
+  if (b.kind == detail::SPREAD_WHOLE && b.scratch != nullptr && n >= SPREAD_PUBLISH_CHUNKS * chunk_iters) {
+    if (threadIdx.x == 0) detail::spread_publish(n, chunk_iters);
+    block_barrier();
+  }
   long long begin = 0, stop = n;
-  if (chunks > 1 && n > 0) {
-    const long long c = detail::spread_block.chunk, q = n / chunks, r = n % chunks;
-    begin = q * c + (c < r ? c : r);
-    stop = begin + q + (c < r ? 1 : 0);
+  if (b.chunks > 1 && n > 0) {
+    const long long c = b.chunk;
+    if (b.chunk_iters != 0) {
+      begin = c * b.chunk_iters;
+      stop = begin + b.chunk_iters < n ? begin + b.chunk_iters : n;
+    } else {
+      const long long q = n / b.chunks, r = n % b.chunks;
+      begin = q * c + (c < r ? c : r);
+      stop = begin + q + (c < r ? 1 : 0);
+    }
   }
   *first = begin + thread;
   *end = stop;
 }
 
-// This block's cell for reduction item `item` of `items`.
-OMPGPU_DEV unsigned long long *spread_cell(void *scratch, unsigned items, unsigned item, unsigned block) {
-  return static_cast<unsigned long long *>(scratch) + gridDim.x + (unsigned long long)block * items + item;
+// This chunk's cell for reduction item `item` of `items`.
+OMPGPU_DEV unsigned long long *spread_cell(unsigned items, unsigned item, unsigned chunk) {
+  const detail::SpreadBlock &b = detail::spread_block;
+  return detail::spread_cells(b.scratch, items, b.job_cells) + (unsigned long long)(b.first_cell + chunk) * items + item;
 }
 
-// The block's partial of one reduction item into its cell (thread 0).
+// The chunk's partial of one reduction item into its cell (thread 0).
 template <class T>
-OMPGPU_DEV void spread_put(const T *value, void *scratch, unsigned items, unsigned item) {
+OMPGPU_DEV void spread_put(const T *value, unsigned items, unsigned item) {
   static_assert(sizeof(T) <= sizeof(unsigned long long), "a spread reduction item fits a cell");
-  *reinterpret_cast<volatile T *>(spread_cell(scratch, items, item, blockIdx.x)) = *value;
+  *reinterpret_cast<volatile T *>(spread_cell(items, item, detail::spread_block.chunk)) = *value;
 }
 
-// Every thread of the block: the block's writes and partials are made visible, then it counts
-// itself in. True in the iteration's last block (which sets the count back to zero).
-OMPGPU_DEV bool spread_arrive(void *scratch) {
+// Every thread of the block: the chunk's writes and partials are made visible, then it counts
+// itself in. True in the iteration's last chunk (which sets the count back to zero).
+OMPGPU_DEV bool spread_arrive() {
   __threadfence();
   block_barrier();
   if (threadIdx.x == 0) {
-    unsigned *count = static_cast<unsigned *>(scratch) + 2 * detail::spread_block.iteration;
-    const bool last = atomicAdd(count, 1u) == detail::spread_block.chunks - 1;
+    detail::SpreadBlock &b = detail::spread_block;
+    const bool last = atomicAdd(b.count, 1u) == b.chunks - 1;
     if (last) {
-      *count = 0;
+      *b.count = 0;
       __threadfence();
     }
-    detail::spread_block.last = last;
+    b.last = last;
   }
   block_barrier();
   return detail::spread_block.last;
 }
 
-// The last block (every thread calls it; a block barrier follows): the item's partials of all
-// the iteration's blocks, combined into *value. Warp 0 reads them, lane l the chunks l, l+32,
+// The last chunk (every thread calls it; a block barrier follows): the item's partials of all
+// the iteration's chunks, combined into *value. Warp 0 reads them, lane l the chunks l, l+32,
 // ... in order, then the lanes combine by shuffles: a fixed order (the same result every run),
-// and a few dependent loads where one thread's walk over backprop's 66 partials took 66.
+// and a few dependent loads where one thread's walk over backprop's 66 partials took 66. Each
+// cell is zeroed once read (every chunk has arrived: nobody writes it again): the next launch,
+// whose grid and so whose layout may differ, finds the scratch zeroed.
 template <class T>
-OMPGPU_DEV void spread_gather(RedOp op, T *value, void *scratch, unsigned items, unsigned item) {
-  const unsigned first = detail::spread_block.first_block, chunks = detail::spread_block.chunks;
-  auto cell = [&](unsigned c) { return *reinterpret_cast<volatile T *>(spread_cell(scratch, items, item, first + c)); };
+OMPGPU_DEV void spread_gather(RedOp op, T *value, unsigned items, unsigned item) {
+  const unsigned chunks = detail::spread_block.chunks;
+  auto take = [&](unsigned c) {
+    volatile unsigned long long *cell = spread_cell(items, item, c);
+    const T v = *reinterpret_cast<volatile T *>(cell);
+    *cell = 0ull;
+    return v;
+  };
   if (blockDim.x < 32u) {   // no whole warp: thread 0 alone
     if (threadIdx.x == 0) {
-      T acc = cell(0);
-      for (unsigned c = 1; c < chunks; ++c) acc = detail::op_apply<T>((AtomicOp)op, acc, cell(c));
+      T acc = take(0);
+      for (unsigned c = 1; c < chunks; ++c) acc = detail::op_apply<T>((AtomicOp)op, acc, take(c));
       *value = acc;
     }
     return;
@@ -120,7 +294,7 @@ OMPGPU_DEV void spread_gather(RedOp op, T *value, void *scratch, unsigned items,
   if (threadIdx.x >= 32u) return;
   using S = typename detail::red_work<T>::type;
   S acc = (S)red_identity<T>(op);
-  for (unsigned c = threadIdx.x; c < chunks; c += 32u) acc = detail::op_apply<S>((AtomicOp)op, acc, (S)cell(c));
+  for (unsigned c = threadIdx.x; c < chunks; c += 32u) acc = detail::op_apply<S>((AtomicOp)op, acc, (S)take(c));
   acc = detail::warp_reduce<S>(op, acc, 32u);
   if (threadIdx.x == 0) *value = (T)acc;
 }
