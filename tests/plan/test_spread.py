@@ -4,6 +4,9 @@ runtime/device/spread.cuh). A lean SPMD `teams distribute` whose iterations each
 its distribute and its region's loop take their ranges from spread_*, the region's reduction
 partials go through the scratch and the iteration's last block runs the rest. Kernels that may
 not be split say why in -Rpass=ompgpu. Run-and-check program: tests/programs/spread_reductions.c."""
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -40,8 +43,9 @@ def test_a_short_distribute_of_long_regions_is_spread(tmp_path):
     cu = t.device_cu
     assert ", void *__omp_scratch)" in cu and ", cfg->scratch);" in cu
     # the block's items: its own iterations, its chunk of one split at the launch, other blocks' jobs
-    assert "ompgpu::spread_distribute_begin(__n, __omp_scratch);\n  while (ompgpu::spread_next(&__lo)) {" in cu
-    assert cu.index("spread_next(&__lo)") < cu.index("ompgpu::spread_finish();")
+    assert "ompgpu::spread_distribute_begin(__n, __omp_scratch, &__lo, &__hi);" in cu
+    assert "ompgpu::spread_own(__lo);\n    } else if (!ompgpu::spread_help(&__lo)) {" in cu
+    assert cu.index("spread_help(&__lo)") < cu.index("ompgpu::spread_finish();")
     # each block a contiguous slice of the region's loop; the threads' stride stays the team size
     assert "ompgpu::spread_slice(__n, threadIdx.x, 256u, &__first, &__end);\n  const long long __stride = (long long)(256u);" in cu
     # partials: the identity in every block but the first, through the scratch, the last block gathers
@@ -49,7 +53,7 @@ def test_a_short_distribute_of_long_regions_is_spread(tmp_path):
     assert "ompgpu::spread_put(&s, 1u, 0u);" in cu
     # a chunk that is not the last goes on with the block's next item
     assert "if (!ompgpu::spread_arrive()) continue;" in cu
-    assert "\n    ompgpu::spread_gather(ompgpu::RED_ADD, &s, 1u, 0u);\n    ompgpu::block_barrier();" in cu
+    assert "\n    ompgpu::spread_gather(ompgpu::RED_ADD, &s, 1u, 0u);\n    ompgpu::spread_done();" in cu
     # the rest of the iteration comes after the gather
     assert cu.index("spread_gather") < cu.index("hidden[j] = ")
     # per team: a job (32 bytes), a count (8), a cell per reduction item (8) and 32 job chunks' cells
@@ -123,3 +127,20 @@ def test_a_reduction_into_a_variable_outside_the_loop_is_not_spread(tmp_path):
   }""")
     assert "spread_distribute_begin" not in t.device_cu
     assert any("inner loops not promoted" in r for r in t.remarks), t.remarks
+
+
+@pytest.mark.parametrize("sms", ["4", "132"])
+def test_long_iterations_are_shared_out_and_the_results_are_exact(tmp_path, sms):
+    """spread_jobs.c under the emulator, blocks on four OS threads: with 4 emulated SMs (a grid of
+    128 blocks for 3000 rows) a block publishes a long row after shorter ones of its own (the cost
+    rule's average); with 132 (4224 blocks) rows are a block's only one, split at the launch or,
+    for 3000 rows, published with no earlier ones."""
+    program = Path(__file__).resolve().parents[1] / "programs" / "spread_jobs.c"
+    exe = tmp_path / "spread_jobs"
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "--offload=emu", str(program), "-o", str(exe)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=600,
+                         env=dict(os.environ, OMPGPU_EMU_SMS=sms, OMPGPU_EMU_THREADS="4"))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == program.with_suffix(".expected").read_text()

@@ -8,12 +8,16 @@
 //
 // - split at the launch: where the grid has at least two blocks per iteration, each iteration
 //   gets gridDim.x / n blocks, each a contiguous slice of the region's loop (spread_slice);
-// - split on the way: otherwise each block runs its own iterations (a static block of them),
-//   and one whose region's loop holds at least SPREAD_PUBLISH_CHUNKS chunks of
-//   SPREAD_CHUNK_PER_THREAD iterations per thread publishes the iteration as a job, runs its
-//   chunk 0 and goes on. Every block that has run its own iterations takes the jobs' other
-//   chunks, one at a time, until none is left. No block waits for another (so none needs
-//   another to be resident), and the owner finishes its job if nobody else does.
+// - split on the way: otherwise each block runs its own iterations (a static block of them,
+//   with no barrier between them), and one whose region's loop holds at least
+//   SPREAD_PUBLISH_CHUNKS chunks of SPREAD_CHUNK_PER_THREAD iterations per thread and
+//   SPREAD_IMBALANCE times the block's earlier iterations' loops on average (its only
+//   iteration: no earlier ones) publishes the iteration as a job, runs its chunk 0 and goes on.
+//   Every block that has run its own iterations takes the jobs' other chunks, one at a time,
+//   until none is left. No block waits for another (so none needs another to be resident),
+//   and the owner finishes its job if nobody else does. Iterations of about equal loops are
+//   never published: on an H200 (2026-11-27) publishing every long iteration of particlefilter
+//   and haccmk made them 3-4x slower; only an iteration far above its block's others pays.
 //
 // A chunk's block runs the serial code before the region (the planner allows only code without
 // side effects there) and its part of the region's loop, puts its reduction partials in the
@@ -37,8 +41,10 @@ namespace ompgpu {
 
 // A job's chunk: this many iterations of the region's loop per thread of the team.
 constexpr long long SPREAD_CHUNK_PER_THREAD = 16;
-// A region's loop is published as a job when it holds at least this many chunks.
+// A region's loop is published as a job when it holds at least this many chunks ...
 constexpr long long SPREAD_PUBLISH_CHUNKS = 4;
+// ... and this many times the block's earlier iterations' loops on average.
+constexpr long long SPREAD_IMBALANCE = 8;
 // Cells for this many job chunks (of `items` cells each) per block of the grid.
 constexpr unsigned SPREAD_JOB_CHUNKS_PER_BLOCK = 32;
 
@@ -55,8 +61,8 @@ struct SpreadJob {                // 32 bytes
 
 struct SpreadBlock {
   void *scratch;                  // NULL: nothing is split
-  long long next, hi;             // the block's own iterations still to run
-  unsigned split_chunk, split_chunks;   // split at the launch: this block's chunk of its iteration
+  long long own;                  // how many iterations the block runs as its own
+  long long seen_items, seen_iters;     // thread 0's count of them so far and of their loops' iterations
   unsigned scan;                  // the next job to look at, once the own iterations are done
   // the item being run
   SpreadItem kind;
@@ -86,47 +92,64 @@ template <class T>
 OMPGPU_DEV T volatile_read(const T &x) { return *reinterpret_cast<const volatile T *>(&x); }
 }  // namespace detail
 
-// Every thread, before the distribute loop: the block's iterations, as distribute_static_block
-// deals them, or its chunk of one iteration split at the launch.
-OMPGPU_DEV void spread_distribute_begin(long long n, void *scratch) {
+namespace detail {
+// The state of a whole iteration (thread 0, where nobody reads it).
+OMPGPU_DEV void spread_whole() {
+  SpreadBlock &b = spread_block;
+  b.kind = SPREAD_WHOLE;
+  b.chunk_iters = 0;
+  b.chunk = 0;
+  b.chunks = 1;
+  b.first_cell = 0;
+  b.job_cells = false;
+  b.count = nullptr;
+}
+}  // namespace detail
+
+// Every thread, before the distribute loop: the block's own iterations [*lo, *hi) (the loop
+// runs them with no barrier between them), as distribute_static_block deals them, or its chunk
+// of one iteration split at the launch (none for a spare block).
+OMPGPU_DEV void spread_distribute_begin(long long n, void *scratch, long long *lo, long long *hi) {
+  const bool split = scratch != nullptr && n > 0 && 2 * n <= (long long)gridDim.x;
+  const unsigned chunks = split ? gridDim.x / (unsigned)n : 1u;
+  if (split) {
+    *lo = blockIdx.x / chunks;
+    *hi = blockIdx.x < (unsigned)n * chunks ? *lo + 1 : *lo;   // a spare block: job chunks only
+  } else if (!distribute_static_block(n, lo, hi)) {
+    *lo = *hi = 0;
+  }
   if (threadIdx.x == 0) {
     detail::SpreadBlock b = {};
     b.scratch = scratch;
-    b.split_chunks = 1;
-    if (scratch != nullptr && n > 0 && 2 * n <= (long long)gridDim.x) {
-      const unsigned chunks = gridDim.x / (unsigned)n;
-      if (blockIdx.x < (unsigned)n * chunks) {   // else a spare block: job chunks only
-        b.next = blockIdx.x / chunks;
-        b.hi = b.next + 1;
-        b.split_chunk = blockIdx.x % chunks;
-        b.split_chunks = chunks;
-      }
-    } else if (!distribute_static_block(n, &b.next, &b.hi)) {
-      b.next = b.hi = 0;
-    }
+    b.own = *hi - *lo;
     detail::spread_block = b;
+    detail::spread_whole();
+    if (split) {
+      detail::SpreadBlock &s = detail::spread_block;
+      s.kind = detail::SPREAD_SPLIT;
+      s.chunk = blockIdx.x % chunks;
+      s.chunks = chunks;
+      s.first_cell = blockIdx.x - s.chunk;
+      s.count = detail::spread_counts(scratch) + 2 * *lo;
+    }
   }
   block_barrier();
 }
 
-// Every thread: the block's next item, its distribute iteration in *iteration; false when none
-// is left. First the block's own iterations, then the jobs' chunks.
-OMPGPU_DEV bool spread_next(long long *iteration) {
+// Every thread, at each of the block's own iterations: thread 0 notes it (only thread 0 reads it:
+// no barrier).
+OMPGPU_DEV void spread_own(long long iteration) {
+  if (threadIdx.x == 0) detail::spread_block.iteration = iteration;
+}
+
+// Every thread, once the block's own iterations are done: a chunk of a job, its distribute
+// iteration in *iteration; false when no job has a chunk left.
+OMPGPU_DEV bool spread_help(long long *iteration) {
   block_barrier();   // every thread has read the last item's state
   if (threadIdx.x == 0) {
     detail::SpreadBlock &b = detail::spread_block;
     b.found = false;
-    if (b.next < b.hi) {
-      b.kind = b.split_chunks > 1 ? detail::SPREAD_SPLIT : detail::SPREAD_WHOLE;
-      b.iteration = b.next++;
-      b.chunk_iters = 0;
-      b.chunk = b.split_chunk;
-      b.chunks = b.split_chunks;
-      b.first_cell = blockIdx.x - b.split_chunk;
-      b.job_cells = false;
-      b.count = b.scratch != nullptr ? detail::spread_counts(b.scratch) + 2 * b.iteration : nullptr;
-      b.found = true;
-    } else if (b.scratch != nullptr) {
+    if (b.scratch != nullptr) {
       detail::SpreadJob *jobs = detail::spread_jobs(b.scratch);
       const unsigned published = detail::volatile_read(*detail::spread_header(b.scratch));
       const unsigned limit = published < detail::spread_job_capacity() ? published : detail::spread_job_capacity();
@@ -134,13 +157,15 @@ OMPGPU_DEV bool spread_next(long long *iteration) {
         detail::SpreadJob &j = jobs[b.scan];
         if (detail::volatile_read(j.ready) != 1u) continue;   // not yet (its owner runs it), or dead
         __threadfence();   // the job's fields, written before `ready`
+        const unsigned chunks = detail::volatile_read(j.chunks);
+        if (detail::volatile_read(j.next_chunk) >= chunks) continue;   // every chunk taken
         const unsigned c = atomicAdd(&j.next_chunk, 1u);
-        if (c >= detail::volatile_read(j.chunks)) continue;   // every chunk taken
+        if (c >= chunks) continue;
         b.kind = detail::SPREAD_HELP;
         b.iteration = detail::volatile_read(j.iteration);
         b.chunk_iters = detail::volatile_read(j.chunk_iters);
         b.chunk = c;
-        b.chunks = detail::volatile_read(j.chunks);
+        b.chunks = chunks;
         b.first_cell = detail::volatile_read(j.first_cell);
         b.job_cells = true;
         b.count = &j.done;
@@ -174,11 +199,14 @@ OMPGPU_DEV bool spread_split() { return detail::spread_block.chunks > 1; }
 OMPGPU_DEV unsigned spread_chunk() { return detail::spread_block.chunk; }
 
 namespace detail {
-// Thread 0 of a block running a whole iteration whose region's loop has n iterations: publish
-// it as a job of `chunks` chunks, the block's own item becoming its chunk 0. Nothing where no
-// job or no cells are left.
+// Thread 0 of a block running a whole iteration whose region's loop has n iterations, at least
+// SPREAD_PUBLISH_CHUNKS chunks: publish it as a job where it is far longer than the block's
+// other iterations (the cost rule above), the block's item becoming its chunk 0. Nothing where
+// no job or no cells are left.
 OMPGPU_DEV void spread_publish(long long n, long long chunk_iters) {
   SpreadBlock &b = spread_block;
+  const bool far_longer = b.seen_items > 0 ? n >= SPREAD_IMBALANCE * (b.seen_iters / b.seen_items) : b.own == 1;
+  if (!far_longer) return;
   unsigned *header = spread_header(b.scratch);
   const unsigned job = atomicAdd(&header[0], 1u);
   if (job >= spread_job_capacity()) return;
@@ -207,19 +235,25 @@ OMPGPU_DEV void spread_publish(long long n, long long chunk_iters) {
 }  // namespace detail
 
 // Every thread of the team (thread `thread` of `team`), at the region's loop of n iterations:
-// the part of it this block runs, dealt over its threads with the constant stride `team`. A
-// whole iteration whose loop is long is published as a job first (all threads: a barrier);
-// a chunk of a job is its chunk_iters iterations; a chunk split at the launch is a contiguous
-// slice. Slices, not a stride of team x chunks: the threads' stride stays the compile-time team
-// size, which the loop of an unsplit iteration needs to run as fast as a kernel without
-// spreading (a stride read at run time made particlefilter's kernels 2x slower, H200,
-// 2026-11-27).
+// the part of it this block runs, dealt over its threads with the constant stride `team`. At a
+// whole iteration whose loop holds SPREAD_PUBLISH_CHUNKS chunks (the same test in every thread)
+// thread 0 may publish it as a job (a barrier then tells the others); thread 0 alone keeps the
+// block's statistics. A chunk of a job is its chunk_iters iterations; a chunk split at the
+// launch is a contiguous slice. Slices, not a stride of team x chunks: the threads' stride stays
+// the compile-time team size, which the loop of an unsplit iteration needs to run as fast as a
+// kernel without spreading (a stride read at run time made particlefilter's kernels 2x slower,
+// H200, 2026-11-27).
 OMPGPU_DEV void spread_slice(long long n, unsigned thread, unsigned team, long long *first, long long *end) {
   detail::SpreadBlock &b = detail::spread_block;
-  const long long chunk_iters = SPREAD_CHUNK_PER_THREAD * team;
-  if (b.kind == detail::SPREAD_WHOLE && b.scratch != nullptr && n >= SPREAD_PUBLISH_CHUNKS * chunk_iters) {
-    if (threadIdx.x == 0) detail::spread_publish(n, chunk_iters);
-    block_barrier();
+  if (b.kind == detail::SPREAD_WHOLE) {
+    const long long chunk_iters = SPREAD_CHUNK_PER_THREAD * team;
+    const bool may_publish = b.scratch != nullptr && n >= SPREAD_PUBLISH_CHUNKS * chunk_iters;
+    if (threadIdx.x == 0) {
+      if (may_publish) detail::spread_publish(n, chunk_iters);
+      b.seen_items += 1;
+      b.seen_iters += n;
+    }
+    if (may_publish) block_barrier();
   }
   long long begin = 0, stop = n;
   if (b.chunks > 1 && n > 0) {
@@ -251,12 +285,13 @@ OMPGPU_DEV void spread_put(const T *value, unsigned items, unsigned item) {
 }
 
 // Every thread of the block: the chunk's writes and partials are made visible, then it counts
-// itself in. True in the iteration's last chunk (which sets the count back to zero).
+// itself in. True in the iteration's last chunk (which sets the count back to zero); the others
+// leave the block's state as for a whole iteration.
 OMPGPU_DEV bool spread_arrive() {
   __threadfence();
   block_barrier();
+  detail::SpreadBlock &b = detail::spread_block;
   if (threadIdx.x == 0) {
-    detail::SpreadBlock &b = detail::spread_block;
     const bool last = atomicAdd(b.count, 1u) == b.chunks - 1;
     if (last) {
       *b.count = 0;
@@ -265,7 +300,21 @@ OMPGPU_DEV bool spread_arrive() {
     b.last = last;
   }
   block_barrier();
-  return detail::spread_block.last;
+  const bool last = b.last;
+  if (!last) {
+    block_barrier();
+    if (threadIdx.x == 0) detail::spread_whole();
+    block_barrier();
+  }
+  return last;
+}
+
+// Every thread, in the iteration's last chunk once the partials are combined: the block's state
+// as for a whole iteration again.
+OMPGPU_DEV void spread_done() {
+  block_barrier();
+  if (threadIdx.x == 0) detail::spread_whole();
+  block_barrier();
 }
 
 // The last chunk (every thread calls it; a block barrier follows): the item's partials of all
