@@ -44,7 +44,7 @@ def test_a_short_distribute_of_long_regions_is_spread(tmp_path):
     assert ", void *__omp_scratch)" in cu and ", cfg->scratch);" in cu
     # the block's items: its own iterations, its chunk of one split at the launch, other blocks' jobs
     assert "ompgpu::spread_distribute_begin(__n, __omp_scratch, &__lo, &__hi);" in cu
-    assert "ompgpu::spread_own(__lo);\n    } else if (!ompgpu::spread_help(&__lo)) {" in cu
+    assert "if (!ompgpu::spread_help(&__lo)) break;" in cu and "ompgpu::spread_own(__iv - __base);" in cu
     assert cu.index("spread_help(&__lo)") < cu.index("ompgpu::spread_finish();")
     # each block a contiguous slice of the region's loop; the threads' stride stays the team size
     assert "ompgpu::spread_slice(__n, threadIdx.x, 256u, &__first, &__end);\n  const long long __stride = (long long)(256u);" in cu

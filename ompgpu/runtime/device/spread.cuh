@@ -12,8 +12,10 @@
 //   with no barrier between them), and one whose region's loop holds at least
 //   SPREAD_PUBLISH_CHUNKS chunks of SPREAD_CHUNK_PER_THREAD iterations per thread and
 //   SPREAD_IMBALANCE times the block's earlier iterations' loops on average (its only
-//   iteration: no earlier ones) publishes the iteration as a job, runs its chunk 0 and goes on.
-//   Every block that has run its own iterations takes the jobs' other chunks, one at a time,
+//   iteration: no earlier ones; loops shorter than the team count as the team's size, so
+//   that short iterations cost no bookkeeping) publishes the iteration as a job, runs its
+//   chunk 0 and goes on. Every block that has run its own iterations takes the jobs' other
+//   chunks, one at a time,
 //   until none is left. No block waits for another (so none needs another to be resident),
 //   and the owner finishes its job if nobody else does. Iterations of about equal loops are
 //   never published: on an H200 (2026-11-27) publishing every long iteration of particlefilter
@@ -61,8 +63,8 @@ struct SpreadJob {                // 32 bytes
 
 struct SpreadBlock {
   void *scratch;                  // NULL: nothing is split
-  long long own;                  // how many iterations the block runs as its own
-  long long seen_items, seen_iters;     // thread 0's count of them so far and of their loops' iterations
+  long long first_own, own;       // the block's first own iteration, and how many it runs
+  long long long_items, long_iters;     // thread 0: its earlier own iterations of at least a team's worth, their loops' iterations
   unsigned scan;                  // the next job to look at, once the own iterations are done
   // the item being run
   SpreadItem kind;
@@ -121,6 +123,7 @@ OMPGPU_DEV void spread_distribute_begin(long long n, void *scratch, long long *l
   if (threadIdx.x == 0) {
     detail::SpreadBlock b = {};
     b.scratch = scratch;
+    b.first_own = *lo;
     b.own = *hi - *lo;
     detail::spread_block = b;
     detail::spread_whole();
@@ -203,10 +206,13 @@ namespace detail {
 // SPREAD_PUBLISH_CHUNKS chunks: publish it as a job where it is far longer than the block's
 // other iterations (the cost rule above), the block's item becoming its chunk 0. Nothing where
 // no job or no cells are left.
-OMPGPU_DEV void spread_publish(long long n, long long chunk_iters) {
+OMPGPU_DEV void spread_publish(long long n, long long chunk_iters, unsigned team) {
   SpreadBlock &b = spread_block;
-  const bool far_longer = b.seen_items > 0 ? n >= SPREAD_IMBALANCE * (b.seen_iters / b.seen_items) : b.own == 1;
-  if (!far_longer) return;
+  // The earlier iterations' loops on average, at most: those shorter than a team's worth
+  // (thread 0 does not count them, to cost the short ones nothing) count as a team's worth.
+  const long long earlier = b.iteration - b.first_own;
+  if (earlier == 0 ? b.own != 1
+                   : n < SPREAD_IMBALANCE * ((b.long_iters + (earlier - b.long_items) * team) / earlier)) return;
   unsigned *header = spread_header(b.scratch);
   const unsigned job = atomicAdd(&header[0], 1u);
   if (job >= spread_job_capacity()) return;
@@ -245,27 +251,30 @@ OMPGPU_DEV void spread_publish(long long n, long long chunk_iters) {
 // H200, 2026-11-27).
 OMPGPU_DEV void spread_slice(long long n, unsigned thread, unsigned team, long long *first, long long *end) {
   detail::SpreadBlock &b = detail::spread_block;
+  *first = thread;
+  *end = n;
   if (b.kind == detail::SPREAD_WHOLE) {
+    if (n < (long long)team) return;   // a short loop (most of an irregular kernel's): nothing more
     const long long chunk_iters = SPREAD_CHUNK_PER_THREAD * team;
-    const bool may_publish = b.scratch != nullptr && n >= SPREAD_PUBLISH_CHUNKS * chunk_iters;
+    const bool may_publish = n >= SPREAD_PUBLISH_CHUNKS * chunk_iters && b.scratch != nullptr;
     if (threadIdx.x == 0) {
-      if (may_publish) detail::spread_publish(n, chunk_iters);
-      b.seen_items += 1;
-      b.seen_iters += n;
+      if (may_publish) detail::spread_publish(n, chunk_iters, team);
+      b.long_items += 1;
+      b.long_iters += n;
     }
-    if (may_publish) block_barrier();
+    if (!may_publish) return;
+    block_barrier();
+    if (b.chunks == 1) return;   // not published
   }
-  long long begin = 0, stop = n;
-  if (b.chunks > 1 && n > 0) {
-    const long long c = b.chunk;
-    if (b.chunk_iters != 0) {
-      begin = c * b.chunk_iters;
-      stop = begin + b.chunk_iters < n ? begin + b.chunk_iters : n;
-    } else {
-      const long long q = n / b.chunks, r = n % b.chunks;
-      begin = q * c + (c < r ? c : r);
-      stop = begin + q + (c < r ? 1 : 0);
-    }
+  const long long c = b.chunk;
+  long long begin, stop;
+  if (b.chunk_iters != 0) {
+    begin = c * b.chunk_iters;
+    stop = begin + b.chunk_iters < n ? begin + b.chunk_iters : n;
+  } else {
+    const long long q = n / b.chunks, r = n % b.chunks;
+    begin = q * c + (c < r ? c : r);
+    stop = begin + q + (c < r ? 1 : 0);
   }
   *first = begin + thread;
   *end = stop;
