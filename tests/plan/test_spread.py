@@ -41,11 +41,11 @@ def translated(tmp_path: Path, kernel: str, mode: str = "auto"):
 def test_a_short_distribute_of_long_regions_is_spread(tmp_path):
     t = translated(tmp_path, BACKPROP_LIKE)
     cu = t.device_cu
-    assert ", void *__omp_scratch)" in cu and ", cfg->scratch);" in cu
     # the block's items: its own iterations, its chunk of one split at the launch, other blocks' jobs
-    assert "ompgpu::spread_distribute_begin(__n, __omp_scratch, &__lo, &__hi);" in cu
+    assert "ompgpu::spread_distribute_begin(__n, __omp_scratch, __omp_scratch_epoch, &__lo, &__hi);" in cu
     assert "if (!ompgpu::spread_help(&__lo)) break;" in cu and "ompgpu::spread_own(__iv - __base);" in cu
-    assert cu.index("spread_help(&__lo)") < cu.index("ompgpu::spread_finish();")
+    # the launch's epoch marks its jobs valid (runtime/host/device.cpp numbers the launches)
+    assert ", void *__omp_scratch, unsigned __omp_scratch_epoch)" in cu and ", cfg->scratch, cfg->scratch_epoch);" in cu
     # each block a contiguous slice of the region's loop; the threads' stride stays the team size
     assert "ompgpu::spread_slice(__n, threadIdx.x, 256u, &__first, &__end);\n  const long long __stride = (long long)(256u);" in cu
     # partials: the identity in every block but the first, through the scratch, the last block gathers

@@ -185,14 +185,16 @@ cudaStream_t thread_stream(const Loc &loc, int d) {
   return streams[i];
 }
 
-void *launch_scratch(int d, std::size_t bytes) {
+void *launch_scratch(int d, std::size_t bytes, unsigned *epoch) {
   // Per (host thread, device), like the stream: a target region's launch is synchronized on
   // its thread's stream before the construct returns, so no two kernels use one scratch at once.
-  // Kernels leave it zeroed (runtime/device/spread.cuh). Kept for the thread's life. NULL where
-  // it cannot be had: the kernel then runs without splitting iterations.
+  // Kernels leave it zeroed but for their jobs, which carry their launch's epoch (numbered per
+  // scratch from 1; runtime/device/spread.cuh), so no launch has to clear them. Kept for the
+  // thread's life. NULL where it cannot be had: the kernel then runs without splitting iterations.
   struct Scratch {
     void *p = nullptr;
     std::size_t bytes = 0;
+    unsigned epoch = 0;
   };
   thread_local std::vector<Scratch> scratch;
   std::size_t i = static_cast<std::size_t>(d);
@@ -211,6 +213,8 @@ void *launch_scratch(int d, std::size_t bytes) {
     s.p = p;
     s.bytes = want;
   }
+  if (++s.epoch == 0) s.epoch = 2;   // 0 marks a job never published; the parity keeps alternating
+  *epoch = s.epoch;
   return s.p;
 }
 

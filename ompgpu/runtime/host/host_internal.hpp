@@ -323,7 +323,7 @@ void prepare_kernel(Device &dev, const ompgpu_kernel_desc *k);
 cudaStream_t thread_stream(const Loc &loc, int d);
 // Zeroed device memory of at least `bytes` for a kernel of this thread on device d, which
 // leaves it zeroed (inner loops spread across the grid); NULL where none can be had.
-void *launch_scratch(int d, std::size_t bytes);
+void *launch_scratch(int d, std::size_t bytes, unsigned *epoch);
 
 // ---------------------------------------------------------------- data.cpp (mapping)
 // All of these expect rt().mu held and the device selected; copies go through this

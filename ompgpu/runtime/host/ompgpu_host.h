@@ -41,6 +41,7 @@ typedef struct ompgpu_launch_config {
   void *stream;
   int device_num, num_devices;   /* the device launched on (current), how many there are */
   void *scratch;                 /* zeroed device memory the kernel leaves zeroed (scratch_per_team > 0), else NULL */
+  unsigned scratch_epoch;        /* this launch's number among the launches on that scratch, from 1 */
 } ompgpu_launch_config;
 
 /* Launch stub defined in the device object; returns a cudaError_t value (0 = success). */

@@ -213,8 +213,10 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
   cfg.num_devices = usable_devices();
   cudaStream_t stream = thread_stream(loc, d);
   cfg.stream = stream;
+  cfg.scratch_epoch = 0;
   cfg.scratch = k->scratch_per_team > 0
-                    ? launch_scratch(d, static_cast<std::size_t>(teams) * static_cast<std::size_t>(k->scratch_per_team))
+                    ? launch_scratch(d, static_cast<std::size_t>(teams) * static_cast<std::size_t>(k->scratch_per_team),
+                                     &cfg.scratch_epoch)
                     : nullptr;
   const char *mode = k->mode == OMPGPU_MODE_SPMD ? "spmd" : "generic";
   if (rt().num_devices > 1)   // several GPUs: say which one
