@@ -71,7 +71,8 @@ def doctor() -> int:
         print(f"nvcc:         {cuda.nvcc} (CUDA {cuda.version()})")
     else:
         print("nvcc:         not found (set CUDA_HOME, put nvcc on PATH, or pip install nvidia-cuda-nvcc): "
-              + ("NVRTC and nvJitLink build everything" if nvrtc and nvjitlink else
+              + ("NVRTC and nvJitLink build everything but device code with a flexible array member "
+                 "(NVRTC rejects `T a[];` in a struct)" if nvrtc and nvjitlink else
                  "builds with -c and device calls between files need it, or nvJitLink" if nvrtc else
                  "no device compiler; --offload=emu and --offload=none still work"))
     if nvjitlink:

@@ -11,18 +11,20 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from pycparser import c_ast
+
 from ompgpu.codegen.device import generate_device
 from ompgpu.codegen.host import generate_host
 from ompgpu.codegen.host.compat import host_openmp_gaps
 from ompgpu.device_image import (LINKED_IMAGE_SYMBOL, has_relocatable_device_code, image_assembly, plan_device_image,
                                  relocatable_image_assembly, relocatable_images)
-from ompgpu.errors import OmpgpuError, ToolchainError, compiling
+from ompgpu.errors import OmpgpuError, SourceCoord, ToolchainError, UnsupportedError, compiling
 from ompgpu.nvjitlink import NvJitLinkError, find_nvjitlink
 from ompgpu.nvrtc import NvrtcError, find_nvrtc, image_options
 from ompgpu.options import Options, UsageError
 from ompgpu.outliner.outline import outline
 from ompgpu.parser.bind import bind_pragmas
-from ompgpu.parser.cfront import parse_c, preprocess
+from ompgpu.parser.cfront import parse_c, preprocess, walk_nodes
 from ompgpu.parser.declarators import lower_declarators
 from ompgpu.parser.loop_transforms import apply_loop_transforms
 from ompgpu.parser.variants import resolve_variants
@@ -356,7 +358,7 @@ def _compile_device_image(t: Translation, opts: Options, dev_cu: Path, image_o: 
                     compiled_by_nvrtc = True
                 except NvrtcError as exc:
                     if find_cuda(required=False) is None:
-                        raise ToolchainError(f"NVRTC cannot compile the device code of {t.source}:\n{exc.log.strip()}") from None
+                        raise _nvrtc_failure(t, opts, exc) from None
                     if opts.verbose:
                         why = "\n".join(line for line in exc.log.splitlines() if "error" in line)
                         print(f"ompgpu: NVRTC cannot compile the device code of {t.source}; nvcc compiles it\n{why}",
@@ -387,9 +389,28 @@ def _compile_relocatable_image(t: Translation, opts: Options, nvrtc, cubin: Path
             try:
                 cubin.write_bytes(nvrtc.compile(t.device_cu, Path(t.source).stem + ".device.cu", options).cubin)
             except NvrtcError as exc:
-                raise ToolchainError(f"NVRTC cannot compile the device code of {t.source}:\n{exc.log.strip()}") from None
+                raise _nvrtc_failure(t, opts, exc) from None
     _run_jobs([host_job, compile_with_nvrtc], opts.verbose)
     _assemble(relocatable_image_assembly(cubin), image_o, opts, f"the device code of {t.source}")
+
+
+def _nvrtc_failure(t: Translation, opts: Options, exc: NvrtcError) -> OmpgpuError:
+    """The error of device code NVRTC rejects where no nvcc is there to compile it instead. A
+    flexible array member (C has them, C++ does not, NVRTC compiles C++) is named where the user
+    wrote it; the file is parsed again to find it (only this failure asks)."""
+    if "is not allowed" in exc.log and "[]" in exc.log:
+        parsed = parse_c(apply_loop_transforms(preprocess(t.source, host_cc(),
+                                                           (*opts.cpp_args, *((opts.std,) if opts.std else ())))))
+        for n in walk_nodes(parsed.ast):
+            if isinstance(n, (c_ast.Struct, c_ast.Union)) and n.decls and isinstance(n.decls[-1].type, c_ast.ArrayDecl) \
+                    and n.decls[-1].type.dim is None:
+                member = n.decls[-1]
+                coord = member.coord if isinstance(member.coord, SourceCoord) or member.coord is None \
+                    else parsed.pre.user_coord(member.coord.line, member.coord.column)
+                return UnsupportedError(f"flexible array member '{member.name}' in device code: NVRTC (C++) cannot "
+                                        "compile it, and nvcc, which can, was not found (set CUDA_HOME, put nvcc on "
+                                        "PATH, or pip install nvidia-cuda-nvcc)", coord)
+    return ToolchainError(f"NVRTC cannot compile the device code of {t.source}:\n{exc.log.strip()}")
 
 
 def _run_jobs(jobs: list, verbose: bool) -> None:

@@ -10,8 +10,9 @@ import pytest
 
 from ompgpu.codegen.device.program import device_global_symbol
 from ompgpu.device_image import image_assembly
-from ompgpu.driver import translate
-from ompgpu.nvrtc import find_nvrtc
+from ompgpu.driver import _nvrtc_failure, translate
+from ompgpu.errors import ToolchainError, UnsupportedError
+from ompgpu.nvrtc import NvrtcError, find_nvrtc
 from ompgpu.options import Options
 from ompgpu.toolchain import find_cuda
 
@@ -144,6 +145,18 @@ def test_code_nvrtc_rejects_goes_to_nvcc(tmp_path):
                         str(tmp_path / "c_not_cpp")], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "NVRTC cannot compile the device code of" in r.stderr and "-fatbin" in r.stderr
+
+
+def test_without_nvcc_a_flexible_array_member_is_named_where_it_is_written():
+    # NVRTC compiles C++, which has no flexible array members; with no nvcc to fall back on, the
+    # error names the member in the user's file (not a line of the generated device code)
+    src = PROGRAMS / "c_not_cpp.c"
+    t = translate(str(src), Options())
+    err = _nvrtc_failure(t, Options(), NvrtcError('c_not_cpp.device.cu(39): error: incomplete type "int []" is not allowed'))
+    assert isinstance(err, UnsupportedError)
+    assert err.render().startswith(f"{src}:17:7: error: flexible array member 'items' in device code"), err.render()
+    other = _nvrtc_failure(t, Options(), NvrtcError("c_not_cpp.device.cu(12): error: identifier \"x\" is undefined"))
+    assert isinstance(other, ToolchainError) and "identifier" in other.message
 
 
 def test_relocatable_device_code_is_found_in_objects_and_archives(tmp_path):
