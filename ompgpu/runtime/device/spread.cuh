@@ -69,7 +69,9 @@ struct SpreadBlock {
   void *scratch;                  // NULL: nothing is split
   unsigned epoch;                 // the launch's (runtime/host/device.cpp launch_scratch)
   long long first_own, own;       // the block's first own iteration, and how many it runs
-  long long long_items, long_iters;     // thread 0: its earlier own iterations of at least a team's worth, their loops' iterations
+  // thread 0's count of the block's earlier own iterations whose loop held at least a team's
+  // worth, and of those loops' iterations (the cost rule's average)
+  long long long_items, long_iters;
   unsigned scan;                  // the next job to look at, once the own iterations are done
   // the item being run
   SpreadItem kind;
@@ -83,10 +85,15 @@ struct SpreadBlock {
 static OMPGPU_SHARED SpreadBlock spread_block;
 
 // The layout: a header (two sets, by the epoch's parity, of: jobs published, job chunks given
-// cells) and gridDim.x - 1 jobs in 32 x gridDim.x bytes; an arrival count (8 bytes) per block; `items`
-// cells per block; `items` cells per job chunk, SPREAD_JOB_CHUNKS_PER_BLOCK chunks per block.
-OMPGPU_DEV unsigned *spread_header(void *scratch, unsigned epoch) { return static_cast<unsigned *>(scratch) + 2 * (epoch & 1u); }
-OMPGPU_DEV SpreadJob *spread_jobs(void *scratch) { return reinterpret_cast<SpreadJob *>(static_cast<char *>(scratch) + 32); }
+// cells) and gridDim.x - 1 jobs in 32 x gridDim.x bytes; an arrival count (8 bytes) per block;
+// `items` cells per block; `items` cells per job chunk, SPREAD_JOB_CHUNKS_PER_BLOCK chunks per
+// block.
+OMPGPU_DEV unsigned *spread_header(void *scratch, unsigned epoch) {
+  return static_cast<unsigned *>(scratch) + 2 * (epoch & 1u);
+}
+OMPGPU_DEV SpreadJob *spread_jobs(void *scratch) {
+  return reinterpret_cast<SpreadJob *>(static_cast<char *>(scratch) + 32);
+}
 OMPGPU_DEV unsigned spread_job_capacity() { return gridDim.x - 1; }
 OMPGPU_DEV unsigned *spread_counts(void *scratch) {
   return reinterpret_cast<unsigned *>(static_cast<char *>(scratch) + 32ull * gridDim.x);
@@ -97,9 +104,7 @@ OMPGPU_DEV unsigned long long *spread_cells(void *scratch, unsigned items, bool 
 }
 template <class T>
 OMPGPU_DEV T volatile_read(const T &x) { return *reinterpret_cast<const volatile T *>(&x); }
-}  // namespace detail
 
-namespace detail {
 // The state of a whole iteration (thread 0, where nobody reads it).
 OMPGPU_DEV void spread_whole() {
   SpreadBlock &b = spread_block;
@@ -168,7 +173,8 @@ OMPGPU_DEV bool spread_help(long long *iteration) {
       const unsigned limit = published < detail::spread_job_capacity() ? published : detail::spread_job_capacity();
       for (; b.scan < limit; ++b.scan) {
         detail::SpreadJob &j = jobs[b.scan];
-        if (detail::volatile_read(j.ready) != b.epoch) continue;   // not yet (its owner runs it), none, or another launch's
+        // not yet published (its owner runs it), never, or by another launch
+        if (detail::volatile_read(j.ready) != b.epoch) continue;
         __threadfence();   // the job's fields, written before `ready`
         const unsigned chunks = detail::volatile_read(j.chunks);
         if (detail::volatile_read(j.next_chunk) >= chunks) continue;   // every chunk taken
@@ -274,7 +280,8 @@ OMPGPU_DEV void spread_slice(long long n, unsigned thread, unsigned team, long l
 // This chunk's cell for reduction item `item` of `items`.
 OMPGPU_DEV unsigned long long *spread_cell(unsigned items, unsigned item, unsigned chunk) {
   const detail::SpreadBlock &b = detail::spread_block;
-  return detail::spread_cells(b.scratch, items, b.job_cells) + (unsigned long long)(b.first_cell + chunk) * items + item;
+  return detail::spread_cells(b.scratch, items, b.job_cells) + (unsigned long long)(b.first_cell + chunk) * items +
+         item;
 }
 
 // The chunk's partial of one reduction item into its cell (thread 0).
