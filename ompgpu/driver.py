@@ -401,15 +401,21 @@ def _nvrtc_failure(t: Translation, opts: Options, exc: NvrtcError) -> OmpgpuErro
     if "is not allowed" in exc.log and "[]" in exc.log:
         parsed = parse_c(apply_loop_transforms(preprocess(t.source, host_cc(),
                                                            (*opts.cpp_args, *((opts.std,) if opts.std else ())))))
+        members = []
         for n in walk_nodes(parsed.ast):
             if isinstance(n, (c_ast.Struct, c_ast.Union)) and n.decls and isinstance(n.decls[-1].type, c_ast.ArrayDecl) \
                     and n.decls[-1].type.dim is None:
-                member = n.decls[-1]
-                coord = member.coord if isinstance(member.coord, SourceCoord) or member.coord is None \
-                    else parsed.pre.user_coord(member.coord.line, member.coord.column)
-                return UnsupportedError(f"flexible array member '{member.name}' in device code: NVRTC (C++) cannot "
-                                        "compile it, and nvcc, which can, was not found (set CUDA_HOME, put nvcc on "
-                                        "PATH, or pip install nvidia-cuda-nvcc)", coord)
+                m = n.decls[-1]
+                coord = m.coord if isinstance(m.coord, SourceCoord) or m.coord is None \
+                    else parsed.pre.user_coord(m.coord.line, m.coord.column)
+                members.append((m.name, coord))
+        # the user's own before a header's (a header may declare one the device code never uses)
+        members.sort(key=lambda m: m[1] is None or Path(m[1].file).resolve() != Path(t.source).resolve())
+        if members:
+            name, coord = members[0]
+            return UnsupportedError(f"flexible array member '{name}' in device code: NVRTC (C++) cannot compile it, "
+                                    "and nvcc, which can, was not found (set CUDA_HOME, put nvcc on PATH, or pip "
+                                    "install nvidia-cuda-nvcc)", coord)
     return ToolchainError(f"NVRTC cannot compile the device code of {t.source}:\n{exc.log.strip()}")
 
 

@@ -19,15 +19,18 @@ iteration over gridDim.x / n blocks. That is legal for a kernel of this shape on
 - no omp_* routine anywhere (a team's number and the team count would tell the split).
 
 The same conditions let a long distribute share out its long iterations (sparserows' power-law
-rows): a block whose region's loop holds at least four chunks of 16 iterations per thread
-publishes the iteration as a job, runs chunk 0 and goes on; blocks that have run their own
-iterations take the other chunks (nobody waits for another block).
+rows): a block whose region's loop holds at least four chunks of 16 iterations per thread and
+eight times its earlier iterations' loops on average publishes the iteration as a job, runs
+chunk 0 and goes on; blocks that have run their own iterations take the other chunks (nobody
+waits for another block).
 
-The cost rule: splitting costs each chunk one fence and one atomic and the serial code before
-the region again, and the iteration's last chunk combines the partials; an iteration is split at
-the launch only where the grid holds at least two blocks per iteration (spread_distribute_begin),
-and on the way only where its loop is long enough for four chunks (spread_slice), so a kernel of
-short iterations runs as before.
+The cost rule (runtime/device/spread.cuh; each part measured on an H200, 2026-11-27): splitting
+costs each chunk one fence and one atomic and the serial code before the region again, and the
+iteration's last chunk combines the partials. An iteration is split at the launch only where the
+grid holds at least two blocks per iteration, and on the way only where its loop is long enough
+for four chunks and far longer than the block's others (iterations of equal loops gain nothing
+from sharing: publishing all of them made particlefilter and haccmk 3-4x slower), so a kernel of
+short or even iterations runs as before.
 """
 from __future__ import annotations
 
