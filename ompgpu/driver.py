@@ -18,13 +18,13 @@ from ompgpu.codegen.host import generate_host
 from ompgpu.codegen.host.compat import host_openmp_gaps
 from ompgpu.device_image import (LINKED_IMAGE_SYMBOL, has_relocatable_device_code, image_assembly, plan_device_image,
                                  relocatable_image_assembly, relocatable_images)
-from ompgpu.errors import OmpgpuError, SourceCoord, ToolchainError, UnsupportedError, compiling
+from ompgpu.errors import OmpgpuError, ToolchainError, UnsupportedError, compiling
 from ompgpu.nvjitlink import NvJitLinkError, find_nvjitlink
 from ompgpu.nvrtc import NvrtcError, find_nvrtc, image_options
 from ompgpu.options import Options, UsageError
 from ompgpu.outliner.outline import outline
 from ompgpu.parser.bind import bind_pragmas
-from ompgpu.parser.cfront import parse_c, preprocess, walk_nodes
+from ompgpu.parser.cfront import ParsedUnit, parse_c, preprocess, walk_nodes
 from ompgpu.parser.declarators import lower_declarators
 from ompgpu.parser.loop_transforms import apply_loop_transforms
 from ompgpu.parser.variants import resolve_variants
@@ -97,14 +97,20 @@ def run_deep(fn):
     return outcome["value"]
 
 
-def _translate(path: str, opts: Options) -> Translation:
-    cpp_args = (*opts.cpp_args, *((opts.std,) if opts.std else ()), *opts.dependency_args(path))
+def _parse_file(path: str, opts: Options, dependencies: bool = True) -> ParsedUnit:
+    """The file preprocessed (writing its dependency file where the options ask and
+    `dependencies`), its loop transformations applied, parsed."""
+    cpp_args = (*opts.cpp_args, *((opts.std,) if opts.std else ()), *(opts.dependency_args(path) if dependencies else ()))
     with phase("preprocess"):
         pre = preprocess(path, host_cc(), cpp_args, opts.verbose)
     with phase("loop transformations"):
         pre = apply_loop_transforms(pre)
     with phase("parse C"):
-        parsed = parse_c(pre)
+        return parse_c(pre)
+
+
+def _translate(path: str, opts: Options) -> Translation:
+    parsed = _parse_file(path, opts)
     with phase("bind pragmas"):
         bound = bind_pragmas(parsed, opts.offload_arch)
     warnings = tuple(f"{coord}: warning: {msg}" for coord, msg in bound.warnings)
@@ -399,16 +405,13 @@ def _nvrtc_failure(t: Translation, opts: Options, exc: NvrtcError) -> OmpgpuErro
     flexible array member (C has them, C++ does not, NVRTC compiles C++) is named where the user
     wrote it; the file is parsed again to find it (only this failure asks)."""
     if "is not allowed" in exc.log and "[]" in exc.log:
-        parsed = parse_c(apply_loop_transforms(preprocess(t.source, host_cc(),
-                                                           (*opts.cpp_args, *((opts.std,) if opts.std else ())))))
+        parsed = _parse_file(t.source, opts, dependencies=False)
         members = []
         for n in walk_nodes(parsed.ast):
             if isinstance(n, (c_ast.Struct, c_ast.Union)) and n.decls and isinstance(n.decls[-1].type, c_ast.ArrayDecl) \
                     and n.decls[-1].type.dim is None:
                 m = n.decls[-1]
-                coord = m.coord if isinstance(m.coord, SourceCoord) or m.coord is None \
-                    else parsed.pre.user_coord(m.coord.line, m.coord.column)
-                members.append((m.name, coord))
+                members.append((m.name, parsed.pre.user_coord(m.coord.line, m.coord.column) if m.coord else None))
         # the user's own before a header's (a header may declare one the device code never uses)
         members.sort(key=lambda m: m[1] is None or Path(m[1].file).resolve() != Path(t.source).resolve())
         if members:

@@ -105,9 +105,8 @@ OMPGPU_DEV unsigned long long *spread_cells(void *scratch, unsigned items, bool 
 template <class T>
 OMPGPU_DEV T volatile_read(const T &x) { return *reinterpret_cast<const volatile T *>(&x); }
 
-// The state of a whole iteration (thread 0, where nobody reads it).
-OMPGPU_DEV void spread_whole() {
-  SpreadBlock &b = spread_block;
+// b as for a whole iteration (thread 0, on the block's state where nobody reads it).
+OMPGPU_DEV void spread_whole(SpreadBlock &b) {
   b.kind = SPREAD_WHOLE;
   b.chunk_iters = 0;
   b.chunk = 0;
@@ -140,16 +139,15 @@ OMPGPU_DEV void spread_distribute_begin(long long n, void *scratch, unsigned epo
     }
     b.first_own = *lo;
     b.own = *hi - *lo;
-    detail::spread_block = b;
-    detail::spread_whole();
+    detail::spread_whole(b);
     if (split) {
-      detail::SpreadBlock &s = detail::spread_block;
-      s.kind = detail::SPREAD_SPLIT;
-      s.chunk = blockIdx.x % chunks;
-      s.chunks = chunks;
-      s.first_cell = blockIdx.x - s.chunk;
-      s.count = detail::spread_counts(scratch) + 2 * *lo;
+      b.kind = detail::SPREAD_SPLIT;
+      b.chunk = blockIdx.x % chunks;
+      b.chunks = chunks;
+      b.first_cell = blockIdx.x - b.chunk;
+      b.count = detail::spread_counts(scratch) + 2 * *lo;
     }
+    detail::spread_block = b;
   }
   block_barrier();
 }
@@ -310,7 +308,7 @@ OMPGPU_DEV bool spread_arrive() {
   const bool last = b.last;
   if (!last) {
     block_barrier();
-    if (threadIdx.x == 0) detail::spread_whole();
+    if (threadIdx.x == 0) detail::spread_whole(detail::spread_block);
     block_barrier();
   }
   return last;
@@ -320,7 +318,7 @@ OMPGPU_DEV bool spread_arrive() {
 // as for a whole iteration again.
 OMPGPU_DEV void spread_done() {
   block_barrier();
-  if (threadIdx.x == 0) detail::spread_whole();
+  if (threadIdx.x == 0) detail::spread_whole(detail::spread_block);
   block_barrier();
 }
 
