@@ -71,6 +71,11 @@ class TeamIds:
     def league_arg(self) -> str:
         return f", {self.league}" if self.packed else ""
 
+    def spread_team(self) -> str:
+        """The template argument of the spread_* calls (runtime/device/spread.cuh): a warp team's
+        state is its own, the block's otherwise."""
+        return f"<{self.lanes}>" if self.packed else ""
+
 
 BLOCK_TEAM_IDS = TeamIds()
 PACKED_TEAM_IDS = TeamIds(True, "ompgpu::lane_id()", "ompgpu::packed_team_barrier()", "__omp_team", "__omp_league")

@@ -44,7 +44,7 @@ from ompgpu.outliner.outline import Kernel, Program, kernel_scope, region_sharin
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_binding, loop_nest, loop_var_names
 from ompgpu.parser.clause_rules import int_constant
 from ompgpu.plan.spread import spread_blocker, spread_candidate
-from ompgpu.plan.team_size import loop_team_size
+from ompgpu.plan.team_size import irregular_team_size, loop_team_size
 
 MODES = ("auto", "generic", "spmd")
 
@@ -131,22 +131,32 @@ def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan
         p = dataclasses.replace(p, max_threads=bound, exact_threads=_exact_block(k, p.mode, bound),
                                 block_expr=_block_expr(k, unchanged) if p.mode == "spmd" else None,
                                 unchanged_captures=unchanged)
+        unshaped = p
         shape = loop_team_size(k, p, program.functions)
+        irregular = shape is None and (shape := irregular_team_size(k, p, program.functions)) is not None
         if shape is not None:   # the team sized to its loops (plan/team_size.py)
             p = dataclasses.replace(p, max_threads=shape[0], exact_threads=shape[0], team_shape=shape[1])
-        p = dataclasses.replace(p, packed_teams=_packed_teams(p))
-        candidate = spread_candidate(k)
-        if candidate is not None:
-            why = spread_blocker(k, p, candidate)
-            p = dataclasses.replace(p, spread=why is None, spread_blocker=why)
+        p = _spread(k, dataclasses.replace(p, packed_teams=_packed_teams(p)))
+        if irregular and not p.spread:   # warp teams only with the long iterations shared out
+            p = _spread(k, dataclasses.replace(unshaped, packed_teams=_packed_teams(unshaped)))
         plans[id(k)] = p
     return plans
+
+
+def _spread(k: Kernel, p: KernelPlan) -> KernelPlan:
+    """p with its inner loops spread across the grid where plan/spread.py allows it."""
+    candidate = spread_candidate(k)
+    if candidate is None:
+        return p
+    why = spread_blocker(k, p, candidate)
+    return dataclasses.replace(p, spread=why is None, spread_blocker=why)
 
 
 # One-warp teams per block of a packed kernel. On an H100, bfs's one-warp teams ran 0.94 ms
 # packed four to a block against 1.02 unpacked (two: 0.96, eight: 0.94;
 # bench/results/exp-h100-2026-11-25-barrier-packing.txt): a block of one warp leaves half of an
-# SM's warp slots empty (at most 32 resident blocks).
+# SM's warp slots empty (at most 32 resident blocks). runtime/device/spread.cuh keeps state for
+# this many warp teams per block (SPREAD_MAX_TEAMS).
 PACKED_TEAMS = 4
 
 

@@ -74,8 +74,8 @@ def spread_blocker(k: Kernel, plan, candidate: tuple[c_ast.For, list, OmpConstru
     _, before, region, after = candidate
     if plan.mode != "spmd" or not plan.lean:
         return "the kernel is not lean SPMD"
-    if plan.packed_teams > 1:
-        return "its teams are packed"
+    if plan.packed_teams > 1 and plan.exact_threads != 32:
+        return "its teams are packed below a warp"
     dist = k.body.directive
     if k.teams is not None and k.teams.clause("num_teams") is not None or dist.clause("num_teams") is not None:
         return "num_teams sizes the league"
@@ -130,12 +130,12 @@ def spread_blocker(k: Kernel, plan, candidate: tuple[c_ast.For, list, OmpConstru
         return f"the region writes '{written}', a local of the loop's body that each block would have its own copy of"
     # A team's threads all read before any writes (the barrier at the region's start); the
     # blocks of one split iteration do not wait for each other.
-    if any(_reads_memory(stmt) for stmt in before) and _writes_memory(region.body, private):
+    if any(reads_memory(stmt) for stmt in before) and _writes_memory(region.body, private):
         return "the serial code before the region reads memory and the region writes memory"
     return None
 
 
-def _reads_memory(node: c_ast.Node) -> bool:
+def reads_memory(node: c_ast.Node) -> bool:
     """Whether evaluating the code may read memory: an element, a member through a pointer or a
     dereference (a plain name is a local or a by-value capture: registers)."""
     return any(isinstance(n, (c_ast.ArrayRef,)) or isinstance(n, c_ast.StructRef) and n.type == "->"

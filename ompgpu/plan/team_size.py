@@ -14,6 +14,16 @@ block (plan/mode.py, PACKED_TEAMS). Loops of at most 16 (8) iterations get teams
 lanes, several to a warp, a lane per iteration (team_lanes). Only where a constant thread_limit
 sizes every launch (the packed kernel is compiled for its team size; the runtime launches the
 clause's count clamped to the kernel's bound, which becomes the team's size).
+
+Irregular loops (irregular_team_size): where the one parallel loop of each distribute iteration
+has a trip count that the iteration reads from memory (sparserows' row lengths: most rows a
+nonzero or two, a few a million), no size fits every iteration, and a big team costs every
+short one its barriers and a block-wide reduction: on an H200 (2026-11-27,
+bench/results/issue34-h200-2026-11-27-s5-shapes.txt) a million rows of about one nonzero took
+0.98 ms on teams of 256 threads, 0.13 on warp teams, 8 to a block. So the team is one warp,
+packed, and an iteration far longer than its team's others is shared out in chunks to the teams
+that are done (plan/spread.py): the long rows cost what they would on big teams. Only for
+kernels whose inner loops may be spread so (mode.py drops the shape otherwise).
 """
 from __future__ import annotations
 
@@ -26,6 +36,7 @@ from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest
 from ompgpu.parser.bound import canonical_for
 from ompgpu.parser.cfront import walk_nodes
 from ompgpu.parser.clause_rules import int_constant
+from ompgpu.plan.spread import reads_memory, spread_candidate
 
 # Iterations each thread of a one-warp team may run before a bigger team is worth its barriers.
 ITERATIONS_PER_THREAD = 4
@@ -96,6 +107,47 @@ def loop_team_size(k: Kernel, plan, functions: dict[str, c_ast.FuncDef]) -> tupl
     each = -(-max(trips) // lanes)
     return lanes, (f"its parallel loops run at most {max(trips)} iterations: a team of {lanes} threads "
                    f"(at most {each} iteration{'s' if each > 1 else ''} each), not thread_limit's {plan.exact_threads}")
+
+
+def irregular_team_size(k: Kernel, plan, functions: dict[str, c_ast.FuncDef]) -> tuple[int, str] | None:
+    """(WARP, why) for a kernel whose teams run one parallel loop per distribute iteration with
+    a trip count read from memory in that iteration and short iterations (see the module's
+    docstring), where thread_limit gives more than a warp; None otherwise."""
+    if plan.mode != "spmd" or not plan.lean or plan.combined or plan.exact_threads <= WARP:
+        return None
+    if k.construct.directive.clause("num_threads") is not None or first_omp_call(k.body) is not None:
+        return None
+    candidate = spread_candidate(k)
+    if candidate is None:
+        return None
+    _, before, region, _ = candidate
+    if region.directive.name != "parallel for" or constant_trip_count(region) is not None:
+        return None
+    nest = loop_nest(region.body, collapse_depth(region.directive))
+    if len(nest) != 1 or not short_iteration(nest[0].stmt, functions):
+        return None
+    parts = canonical_for(nest[0])
+    if parts is None:
+        return None
+    from_memory = _locals_read_from_memory(before)
+    bounds = [parts[1], parts[2]]
+    if not any(reads_memory(e) or any(isinstance(n, c_ast.ID) and n.name in from_memory for n in walk_nodes(e))
+               for e in bounds):
+        return None
+    return WARP, (f"its parallel loop's trip count is read from memory at each distribute iteration: teams of "
+                  f"one warp, not thread_limit's {plan.exact_threads} (an iteration far longer than its team's "
+                  f"others is shared out to the teams that are done)")
+
+
+def _locals_read_from_memory(before: list) -> set[str]:
+    """Names of the locals that serial code declares with a value read from memory, directly or
+    through another such local."""
+    names: set[str] = set()
+    for stmt in before:
+        if isinstance(stmt, c_ast.Decl) and stmt.name and stmt.init is not None:
+            if reads_memory(stmt.init) or any(isinstance(n, c_ast.ID) and n.name in names for n in walk_nodes(stmt.init)):
+                names.add(stmt.name)
+    return names
 
 
 def team_lanes(trip: int) -> int:

@@ -42,7 +42,7 @@ def test_a_short_distribute_of_long_regions_is_spread(tmp_path):
     t = translated(tmp_path, BACKPROP_LIKE)
     cu = t.device_cu
     # the block's items: its own iterations, its chunk of one split at the launch, other blocks' jobs
-    assert "ompgpu::spread_distribute_begin(__n, __omp_scratch, __omp_scratch_epoch, &__lo, &__hi);" in cu
+    assert "ompgpu::spread_distribute_begin(__n, __omp_scratch, __omp_scratch_epoch, blockIdx.x, gridDim.x, &__lo, &__hi);" in cu
     assert "if (!ompgpu::spread_help(&__lo)) break;" in cu and "ompgpu::spread_own(__iv - __base);" in cu
     # the launch's epoch marks its jobs valid (runtime/host/device.cpp numbers the launches)
     assert ", void *__omp_scratch, unsigned __omp_scratch_epoch)" in cu and ", cfg->scratch, cfg->scratch_epoch);" in cu
@@ -127,6 +127,48 @@ def test_a_reduction_into_a_variable_outside_the_loop_is_not_spread(tmp_path):
   }""")
     assert "spread_distribute_begin" not in t.device_cu
     assert any("inner loops not promoted" in r for r in t.remarks), t.remarks
+
+
+SPARSE_ROWS = """
+#pragma omp target teams distribute thread_limit(256) map(to: w, in) map(from: hidden)
+  for (int r = 0; r < 16; r++) {
+    const long b = (long)in[r], e = (long)in[r + 1];
+    float s = 0;
+#pragma omp parallel for reduction(+: s)
+    for (long k = b; k < e; k++) s += w[k];
+    hidden[r] = s;
+  }"""
+
+
+def test_loops_of_trip_counts_read_from_memory_get_packed_warp_teams_that_share_out_long_ones(tmp_path):
+    """sparserows' shape: each iteration's loop bounds come from memory, so no team size fits all
+    of them; warp teams, four to a block, with the long iterations shared out among the teams."""
+    t = translated(tmp_path, SPARSE_ROWS)
+    cu = t.device_cu
+    assert any("trip count is read from memory at each distribute iteration: teams of one warp, not "
+               "thread_limit's 256" in r for r in t.remarks), t.remarks
+    assert any("packed teams, 4 teams of 32 threads per block" in r for r in t.remarks), t.remarks
+    assert "OMPGPU_LAUNCH_BOUNDS(128)" in cu
+    # the spread calls name the warp team's state; the distribute deals iterations to teams
+    assert "ompgpu::spread_distribute_begin<32>(__n, __omp_scratch, __omp_scratch_epoch, __omp_team, __omp_league, " \
+           "&__lo, &__hi);" in cu
+    assert "ompgpu::spread_slice<32>(__n, ompgpu::lane_id(), 32u, &__first, &__end);" in cu
+    assert "if (!ompgpu::spread_arrive<32>()) continue;" in cu
+    # the league, then the scratch, after the captures, and both passed at the launch
+    assert "unsigned __omp_league, void *__omp_scratch, unsigned __omp_scratch_epoch)" in cu
+    assert ", cfg->num_teams, cfg->scratch, cfg->scratch_epoch);" in cu
+    assert "threadIdx" not in cu[cu.index("__omp_offloading_main"):cu.index("__ompgpu_launch___omp_offloading_main")]
+
+
+@pytest.mark.parametrize("kernel", [
+    SPARSE_ROWS.replace("reduction(+: s)", "reduction(+: s) schedule(static)"),   # not spread: stays a block
+    SPARSE_ROWS.replace("(long)in[r]", "(long)r * 8").replace("(long)in[r + 1]", "(long)r * 8 + n"),   # regular
+    SPARSE_ROWS.replace("s += w[k];", "for (int q = 0; q < 4; q++) s += w[k + q];"),   # long iterations
+])
+def test_other_loops_keep_their_teams(tmp_path, kernel):
+    t = translated(tmp_path, kernel)
+    assert not any("teams of one warp" in r for r in t.remarks), t.remarks
+    assert "OMPGPU_LAUNCH_BOUNDS(256)" in t.device_cu
 
 
 @pytest.mark.parametrize("sms", ["4", "132"])

@@ -29,7 +29,10 @@ DENSE_THREADS = 1280
 # arguments or read none. Anything else may read blockIdx, threadIdx or the block's barrier.
 _PACKED_RUNTIME = frozenset({"lane_id", "packed_team_barrier", "distribute_static_block", "distribute_chunk_first",
                              "distribute_chunk_stride", "known_static_block", "known_static_chunk_first",
-                             "known_static_chunk_stride", "known_team_barrier", "packed_team_slot", "packed_thread"})
+                             "known_static_chunk_stride", "known_team_barrier", "packed_team_slot", "packed_thread",
+                             # spread.cuh's, called with their warp-team argument (<32>)
+                             "spread_distribute_begin", "spread_own", "spread_help", "spread_split", "spread_chunk",
+                             "spread_slice", "spread_put", "spread_arrive", "spread_gather", "spread_done"})
 
 
 _PACKED_SUPPORT = frozenset({"trip_count", "nest_split", "atomic_update", "atomic_update_new", "atomic_write",

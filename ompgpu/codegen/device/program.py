@@ -138,9 +138,9 @@ class DeviceGenerator:
                                                f"{plan.max_threads} threads per block"))
         if plan.spread:
             self.remarks.append((k.coord, f"{kname}: inner loops promoted across the grid: where the distribute "
-                                           "loop has at most half as many iterations as the grid has blocks, each "
-                                           "iteration runs on several blocks; otherwise an iteration whose parallel "
-                                           "loop is long is shared out in chunks to the blocks that have run their "
+                                           "loop has at most half as many iterations as the launch has teams, each "
+                                           "iteration runs on several teams; otherwise an iteration whose parallel "
+                                           "loop is long is shared out in chunks to the teams that have run their "
                                            "own; the last chunk combines the reductions and runs the rest"))
         elif plan.spread_blocker is not None:
             self.remarks.append((k.coord, f"{kname}: inner loops not promoted across the grid: {plan.spread_blocker}"))

@@ -217,24 +217,26 @@ extern "C" int ompgpu_image_launch(ompgpu_image_kernel *k, const ompgpu_launch_c
   CUfunction f = function_on(k, current_device(), &err);
   if (!f) return err ? err : static_cast<int>(cudaErrorInvalidDeviceFunction);
   unsigned grid = cfg->num_teams, block = cfg->threads_per_team;
-  void *packed_args[OMPGPU_IMAGE_MAX_PARAMS + 2];
+  void *packed_args[OMPGPU_IMAGE_MAX_PARAMS + 3];
   unsigned league = cfg->num_teams;
-  if (k->packed > 1) {
-    // Packed teams: blocks of `packed` teams of the kernel's constant team size; the kernel's
-    // last parameter is the number of teams (the warps of the last block past it leave).
-    if (cfg->threads_per_team != k->team_threads || k->params > OMPGPU_IMAGE_MAX_PARAMS)
-      return static_cast<int>(cudaErrorInvalidConfiguration);
-    grid = (cfg->num_teams + k->packed - 1) / k->packed;
-    block = cfg->threads_per_team * k->packed;
-    for (unsigned i = 0; i < k->params; ++i) packed_args[i] = args[i];
-    packed_args[k->params] = &league;
-    args = packed_args;
-  } else if (k->scratch) {
-    // Inner loops spread across the grid: the launch's scratch and its epoch after the parameters.
+  if (k->packed > 1 || k->scratch) {
     if (k->params > OMPGPU_IMAGE_MAX_PARAMS) return static_cast<int>(cudaErrorInvalidConfiguration);
+    unsigned extra = k->params;
     for (unsigned i = 0; i < k->params; ++i) packed_args[i] = args[i];
-    packed_args[k->params] = const_cast<void **>(&cfg->scratch);
-    packed_args[k->params + 1] = const_cast<unsigned *>(&cfg->scratch_epoch);
+    if (k->packed > 1) {
+      // Packed teams: blocks of `packed` teams of the kernel's constant team size; the
+      // parameter after the captures is the number of teams (the warps of the last block past
+      // it leave).
+      if (cfg->threads_per_team != k->team_threads) return static_cast<int>(cudaErrorInvalidConfiguration);
+      grid = (cfg->num_teams + k->packed - 1) / k->packed;
+      block = cfg->threads_per_team * k->packed;
+      packed_args[extra++] = &league;
+    }
+    if (k->scratch) {
+      // Inner loops spread across the grid: the launch's scratch and its epoch last.
+      packed_args[extra++] = const_cast<void **>(&cfg->scratch);
+      packed_args[extra++] = const_cast<unsigned *>(&cfg->scratch_epoch);
+    }
     args = packed_args;
   }
   const CUresult r = driver().launch_kernel(f, grid, 1, 1, block, 1, 1, static_cast<unsigned>(cfg->dyn_shmem),
