@@ -191,6 +191,63 @@ def _lines(access: c_ast.ArrayRef, trips: dict[str, int], env: Env) -> int | Non
     return lines * -(-spread // LINE_BYTES)
 
 
+# A warp's accesses coalesce in 32-byte sectors.
+SECTOR_BYTES = 32
+WARP = 32
+
+
+def lane_tile(store: c_ast.Assignment, outer: str, inner: str, env: Env) -> tuple[int, int] | None:
+    """(rows, columns): the lanes of a warp as a tile of `rows` values of the outer loop's
+    variable by `columns` of the inner one, for a collapsed pair of unit-step loops whose body is
+    `store` (`lhs = rhs`) where the store runs along the outer variable and a load along the inner
+    one (a transpose: b[k][i] = a[i][k]); None for any other body.
+
+    Consecutive lanes on consecutive iterations (the default schedule) read a row of the load and
+    write a warp of elements each in a line of its own; a tile of a sector of the store's elements
+    by the rest of the warp gives both accesses whole or half sectors. 256^3 floats, a team of 256
+    per plane, H200 (2026-11-27, bench/results/issue34-h200-2026-11-27-s5-shapes.txt): 0.313 ms
+    row by row, 0.174 with tiles of 8 x 4 (store's by load's), 0.185 with 4 x 8."""
+    store_runs = _contiguous_along(store.lvalue, (outer, inner), env)
+    if store_runs is None or store_runs[0] != outer or inner not in _subscript_names(store.lvalue):
+        return None
+    loads = [_contiguous_along(a, (outer, inner), env) for a in _accesses(store.rvalue)]
+    if not any(load is not None and load[0] == inner for load in loads):
+        return None
+    rows = max(1, min(WARP, SECTOR_BYTES // store_runs[1]))
+    return rows, WARP // rows
+
+
+def _subscripts(access: c_ast.Node) -> tuple[str, list[c_ast.Node]] | None:
+    """(array name, subscripts innermost first) of an access to a named array or pointer."""
+    subscripts = []
+    node: c_ast.Node = access
+    while isinstance(node, c_ast.ArrayRef):
+        subscripts.append(node.subscript)
+        node = node.name
+    return (node.name, subscripts) if isinstance(node, c_ast.ID) and subscripts else None
+
+
+def _subscript_names(access: c_ast.Node) -> set[str]:
+    parts = _subscripts(access)
+    return {n.name for sub in parts[1] for n in walk_nodes(sub) if isinstance(n, c_ast.ID)} if parts else set()
+
+
+def _contiguous_along(access: c_ast.Node, variables: tuple[str, ...], env: Env) -> tuple[str, int] | None:
+    """(variable, element bytes) where the access's address moves by one element per step of that
+    one of `variables` (its last subscript holds it as a term of its own, coefficient 1, and
+    nothing else holds it), the only such one; None otherwise."""
+    parts = _subscripts(access)
+    if parts is None:
+        return None
+    elem = _element_size(parts[0], len(parts[1]), env)
+    polys = [_poly(sub) for sub in parts[1]]
+    if elem is None or any(p is None for p in polys):
+        return None
+    unit = [n for n in variables if polys[0].get((n,), 0) == 1
+            and sum(1 for p in polys for m, c in p.items() if n in m and c != 0) == 1]
+    return (unit[0], elem) if len(unit) == 1 else None
+
+
 def _element_size(name: str, rank: int, env: Env) -> int | None:
     sym = env.lookup(name)
     if sym is None:

@@ -12,7 +12,7 @@ from pycparser import c_ast
 
 from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.analysis.symbols import Env, Symbol, declare, has_side_effect, is_pointer, resolve_typedef
-from ompgpu.codegen.footprint import short_iteration, tile_footprint
+from ompgpu.codegen.footprint import lane_tile, short_iteration, tile_footprint
 from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.outliner.outline import region_sharing
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_binding, loop_header_names, loop_nest, loop_var_names
@@ -202,13 +202,21 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
             and (schedule_kind, chunk) == ("static", "1"):
         store = _batchable_store(inner, em.env)
     batch = {"n": BATCH_ITERATIONS, "lhs": em.visit(store.lvalue), "rhs": em.visit(store.rvalue)} if store else None
+    # a collapsed pair of loops that transposes: the warp's iterations as a tile (footprint.lane_tile)
+    tile = None
+    if store is not None and len(loops) == 2 and range_from is None and all(l.step == "1" for l in loops):
+        tile = lane_tile(store, loops[0].var, loops[1].var, em.env)
+        if tile is not None:
+            em.g.remarks.append((d.coord, f"each warp takes its iterations of the collapsed loops as a tile of "
+                                           f"{tile[0]} x {tile[1]} ('{loops[0].var}' by '{loops[1].var}'): the "
+                                           f"store runs along '{loops[0].var}', a load along '{loops[1].var}'"))
     em.conditional_stores = saved_stores
     em.env = saved
     aligned = em.aligned()
     # A linear item is a lastprivate one whose private copy starts each iteration at its
     # original value plus the iteration's number times the step.
     lastprivate = entries + [{"name": name, "array": None, "conditional": False} for name, _ in linear]
-    return em.render_with_ids("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=body_text, batch=batch, aligned=aligned,
+    return em.render_with_ids("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=body_text, batch=batch, aligned=aligned, lane_tile=tile,
                   range_from=range_from, lastprivate=lastprivate, iteration_now=now,
                   linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                   loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=em.team_size,
