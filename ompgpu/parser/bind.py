@@ -27,8 +27,18 @@ from ompgpu.parser.bound import (BoundUnit, CoordFixer, LOOP_LEAVES, OmpConstruc
                                  WORKSHARING, canonical_for, collapse_depth, declared_names, enumerators,
                                  loop_binding, loop_header_names, loop_nest, loop_var_names)
 
-__all__ = ["BoundUnit", "CoordFixer", "OmpConstruct", "bind_pragmas", "canonical_for", "collapse_depth", "enumerators",
+__all__ = ["BoundUnit", "CoordFixer", "OmpConstruct", "bind_pragmas", "canonical_for", "collapse_depth", "default_mem_order", "enumerators",
            "loop_binding", "loop_header_names", "loop_nest", "loop_var_names"]
+
+
+def default_mem_order(bound: BoundUnit) -> str:
+    """The atomic_default_mem_order of the file's `requires` directive, else relaxed."""
+    for node in bound.ast.ext:
+        if isinstance(node, OmpConstruct) and node.directive.name == "requires":
+            c = node.directive.clause("atomic_default_mem_order")
+            if c is not None:
+                return c.value
+    return "relaxed"
 
 
 def bind_pragmas(parsed: ParsedUnit, offload_arch: str = "sm_90") -> BoundUnit:

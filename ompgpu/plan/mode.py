@@ -41,8 +41,9 @@ from ompgpu.analysis.symbols import (ScopedVisitor, Symbol, declare, has_side_ef
                                      resolve_typedef, walk_nodes)
 from ompgpu.errors import SourceCoord, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, kernel_scope, region_sharing
-from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_binding, loop_nest, loop_var_names
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, default_mem_order, loop_binding, loop_nest, loop_var_names
 from ompgpu.parser.clause_rules import int_constant
+from ompgpu.plan.combine import combined_atomics
 from ompgpu.plan.spread import spread_blocker, spread_candidate
 from ompgpu.plan.team_size import irregular_team_size, loop_team_size
 
@@ -105,6 +106,9 @@ class KernelPlan:
     spread: bool = False
     # The team sized to its parallel loops' trip counts (plan/team_size.py): why, for the remark
     team_shape: str | None = None
+    # Captured arrays and pointers whose atomic updates the blocks sum before they reach memory
+    # (plan/combine.py), in capture order: bit k of the launch's mask enables the k-th.
+    combine_atomics: tuple[str, ...] = ()
     spread_blocker: str | None = None
 
     @property
@@ -139,6 +143,7 @@ def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan
         p = _spread(k, dataclasses.replace(p, packed_teams=_packed_teams(p)))
         if irregular and not p.spread:   # warp teams only with the long iterations shared out
             p = _spread(k, dataclasses.replace(unshaped, packed_teams=_packed_teams(unshaped)))
+        p = dataclasses.replace(p, combine_atomics=combined_atomics(k, p, default_mem_order(program.bound)))
         plans[id(k)] = p
     return plans
 

@@ -32,7 +32,9 @@ _PACKED_RUNTIME = frozenset({"lane_id", "packed_team_barrier", "distribute_stati
                              "known_static_chunk_stride", "known_team_barrier", "packed_team_slot", "packed_thread",
                              # spread.cuh's, called with their warp-team argument (<32>)
                              "spread_distribute_begin", "spread_own", "spread_help", "spread_split", "spread_chunk",
-                             "spread_slice", "spread_put", "spread_arrive", "spread_gather", "spread_done"})
+                             "spread_slice", "spread_put", "spread_arrive", "spread_gather", "spread_done",
+                             # combine.cuh's: a table per block, which its teams share
+                             "combine_update"})
 
 
 _PACKED_SUPPORT = frozenset({"trip_count", "nest_split", "atomic_update", "atomic_update_new", "atomic_write",
@@ -126,7 +128,22 @@ def emit_kernel(em, k: Kernel, kname: str) -> dict:
     return {"name": kname, "coord": k.coord, "params": params, "aliases": aliases, "promotions": promotions,
             "privates": privates, "body": text, "max_threads": bound, "plan": em.plan,
             "mode": em.plan.mode, "lean": em.plan.lean, "combined": em.plan.combined, "variants": variants,
-            "packed": packed, "spread_bytes": spread_scratch_bytes(k) if em.plan.spread else 0}
+            "packed": packed, "spread_bytes": spread_scratch_bytes(k) if em.plan.spread else 0,
+            "combine": bool(em.plan.combine_atomics), "trailing": trailing_params(em.plan, packed)}
+
+
+def trailing_params(plan: KernelPlan, packed: int) -> list[tuple[str, str]]:
+    """(declaration, launch argument) of the parameters a kernel takes after its captures, in
+    order: the league of packed teams, the scratch of inner loops spread across the grid and its
+    epoch, the mask of combined atomic updates (runtime/host/image.cpp passes them in this order)."""
+    out = []
+    if packed > 1:
+        out.append(("unsigned __omp_league", "cfg->num_teams"))
+    if plan.spread:
+        out += [("void *__omp_scratch", "cfg->scratch"), ("unsigned __omp_scratch_epoch", "cfg->scratch_epoch")]
+    if plan.combine_atomics:
+        out.append(("unsigned __omp_combine", "cfg->combine"))
+    return out
 
 
 def spread_scratch_bytes(k: Kernel) -> int:

@@ -20,8 +20,10 @@ from ompgpu.codegen.render import render
 from ompgpu.codegen.shared_scalars import SyncFree
 from ompgpu.errors import SourceCoord, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, unique_kernel_names
+from ompgpu.parser.bind import default_mem_order
+from ompgpu.plan.combine import capture_roles
 from ompgpu.plan.mode import KernelPlan
-from ompgpu.codegen.device import kernel, parallel, printer, sync
+from ompgpu.codegen.device import kernel, parallel, printer
 from ompgpu.codegen.device.cdecl import (CGen, has_body, anonymous_tag, base_type, tag_keys, variably_modified,
                                          local_declarations)
 
@@ -33,6 +35,7 @@ class LaunchShape:
     packed: int          # teams per block (1: a team per block; more: one more parameter, the number of teams)
     team_threads: int    # the team size a packed kernel is compiled for (its launch bound)
     scratch: int = 0     # 1: one more parameter, the launch's zeroed scratch (inner loops spread across the grid)
+    combine: int = 0     # 1: one more parameter, last: the launch's mask of combined atomic updates
 
 
 def device_global_symbol(name: str) -> str:
@@ -61,6 +64,8 @@ class DeviceOutput:
     indirect_calls: bool = False  # calls through function pointers (the launch stub sets the device's table)
     launch_shapes: dict[str, LaunchShape] = field(default_factory=dict)  # by kernel instance name
     kernel_scratch: dict[int, int] = field(default_factory=dict)   # by id(kernel): scratch bytes per team (spread)
+    # by id(kernel): plan/combine.py capture_roles of a kernel whose atomic updates blocks combine
+    kernel_combine: dict[int, tuple[int, ...]] = field(default_factory=dict)
     # Device code other files may name: a declare target variable, or a device function with
     # external linkage (relocatable device code where the file is compiled with -c).
     exports_device_symbols: bool = False
@@ -80,7 +85,7 @@ class DeviceGenerator:
     def __init__(self, program: Program, plans: dict[int, KernelPlan]):
         self.p = program
         self.plans = dict(plans)  # _kernel may take a kernel's packed teams back
-        self.default_mem_order = sync.default_mem_order(program.bound)
+        self.default_mem_order = default_mem_order(program.bound)
         self.workfns: list[parallel.WorkFunction] = []
         self.next_workfn_id = 0
         self.conditional_count = 0  # names the variables of lastprivate(conditional:) items apart
@@ -144,6 +149,10 @@ class DeviceGenerator:
                                            "own; the last chunk combines the reductions and runs the rest"))
         elif plan.spread_blocker is not None:
             self.remarks.append((k.coord, f"{kname}: inner loops not promoted across the grid: {plan.spread_blocker}"))
+        if plan.combine_atomics:
+            names = ", ".join(f"'{n}'" for n in plan.combine_atomics)
+            self.remarks.append((k.coord, f"{kname}: atomic updates of {names} summed per block before they reach "
+                                           "memory, where the launch finds each apart from the kernel's other data"))
         self.calls[kname] = em.called
         return kt
 
@@ -224,8 +233,10 @@ class DeviceGenerator:
                             exports_device_symbols=bool(self.global_names) or any(
                                 "static" not in (self.p.functions[n].decl.storage or []) for n in order),
                             kernel_scratch={id(k): kt["spread_bytes"] for k, kt in zip(self.p.kernels, kernels)},
+                            kernel_combine={id(k): capture_roles(k, self.plans[id(k)].combine_atomics)
+                                            for k in self.p.kernels if self.plans[id(k)].combine_atomics},
                             launch_shapes={v["name"]: LaunchShape(len(kt["params"]), kt["packed"], kt["max_threads"],
-                                                                  1 if kt["spread_bytes"] else 0)
+                                                                  1 if kt["spread_bytes"] else 0, 1 if kt["combine"] else 0)
                                            for kt in kernels for v in kt["variants"]})
 
     # -- declarations the device needs --------------------------------------------

@@ -17,16 +17,6 @@ ATOMIC_OPS = {"+": "ATOMIC_ADD", "-": "ATOMIC_SUB", "*": "ATOMIC_MUL", "/": "ATO
 _MEMORY_ORDERS = ("seq_cst", "acq_rel", "release", "acquire", "relaxed")
 
 
-def default_mem_order(bound) -> str:
-    """The atomic_default_mem_order of the file's `requires` directive, else relaxed."""
-    for node in bound.ast.ext:
-        if isinstance(node, OmpConstruct) and node.directive.name == "requires":
-            c = node.directive.clause("atomic_default_mem_order")
-            if c is not None:
-                return c.value
-    return "relaxed"
-
-
 def atomic(em, n: OmpConstruct) -> str:
     text = atomic_operation(em, n)
     # The memory order (the clause, else `requires atomic_default_mem_order`, else relaxed):
@@ -109,6 +99,10 @@ def atomic_operation(em, n: OmpConstruct) -> str:
         if upd is None:
             raise err
         x, op, e, _ = upd
+        combined = em.plan.combine_atomics if em.plan is not None else ()
+        root = _update_root(stmts[0])
+        if root in combined and op in ("ATOMIC_ADD", "ATOMIC_SUB"):   # plan/combine.py
+            return f"ompgpu::combine_update(ompgpu::{op}, &({x}), {e}, {combined.index(root)}u);\n"
         return f"ompgpu_atomic_update(ompgpu::{op}, &({x}), {e});\n"
     # capture
     if len(stmts) == 1:
@@ -138,6 +132,16 @@ def atomic_operation(em, n: OmpConstruct) -> str:
             x = em.visit(b.lvalue)
             return f"{em.visit(a.lvalue)} = ompgpu_atomic_update(ompgpu::ATOMIC_ASSIGN, &({x}), {em.visit(b.rvalue)});\n"
     raise err
+
+
+def _update_root(s: c_ast.Node) -> str | None:
+    """The name under the element an update statement changes (x[i]... op= e, x[i]++), if any."""
+    target = s.expr if isinstance(s, c_ast.UnaryOp) else s.lvalue if isinstance(s, c_ast.Assignment) else None
+    if not isinstance(target, c_ast.ArrayRef):
+        return None
+    while isinstance(target, c_ast.ArrayRef):
+        target = target.name
+    return target.name if isinstance(target, c_ast.ID) else None
 
 
 def update_expr(em, s) -> tuple[str, str, str, bool] | None:

@@ -64,7 +64,8 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
                   offload_arch: str = "sm_90", kernel_dense: frozenset[int] = frozenset(),
                   host_gaps: frozenset[str] = frozenset(), indirect_functions: tuple[str, ...] = (),
                   indirect_table: str | None = None, image: DeviceImage | None = None,
-                  kernel_scratch: dict[int, int] | None = None) -> str:
+                  kernel_scratch: dict[int, int] | None = None,
+                  kernel_combine: dict[int, tuple[int, ...]] | None = None) -> str:
     """The host code of the file; `host_gaps` names the OpenMP the host compiler lacks
     (compat.host_openmp_gaps), which the host code gets lowered."""
     pre = program.bound.pre
@@ -113,7 +114,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
             kname = kernel_names[id(k)]
             descs.append(_kernel_desc(k, kname, offload, (kernel_modes or {}).get(id(k), "generic"),
                                       (kernel_max_threads or {}).get(id(k), 1024), id(k) in kernel_dense, d.name,
-                                      (kernel_scratch or {}).get(id(k), 0)))
+                                      (kernel_scratch or {}).get(id(k), 0), (kernel_combine or {}).get(id(k), ())))
             teams = k.teams
             num_teams = (_clause_expr(teams, "num_teams") if teams else None) or "0"
             thread_limit = (_clause_expr(teams, "thread_limit") if teams else None) or _clause_expr(d, "thread_limit") or "0"
@@ -273,12 +274,14 @@ def _if_expr(d, modifiers: tuple[str, ...]) -> str | None:
 
 
 def _kernel_desc(k: Kernel, kname: str, offload: str, mode: str = "generic", max_threads: int = 1024,
-                 dense: bool = False, construct: str = "target", scratch_per_team: int = 0) -> dict:
+                 dense: bool = False, construct: str = "target", scratch_per_team: int = 0,
+                 combine_roles: tuple[int, ...] = ()) -> dict:
     # the kernel, then (dense) its instance compiled for more resident teams
     names = [kname] + ([f"{kname}__dense"] if dense else [])
     return {"var": f"__ompgpu_kd_{kname}", "name": kname, "file": k.coord.file, "line": k.coord.line, "col": k.coord.col,
             "mode": "OMPGPU_MODE_SPMD" if mode == "spmd" else "OMPGPU_MODE_GENERIC", "max_threads": max_threads,
             "variants": [{"name": n, "launch": f"__ompgpu_launch_{n}", "occupancy": f"__ompgpu_occupancy_{n}"} for n in names],
             "default_threads": 0, "construct": construct, "scratch_per_team": scratch_per_team,
+            "combine_roles": combine_roles,
             # A target region without teams runs as one team.
             "static_teams": 0 if k.teams is not None else 1}

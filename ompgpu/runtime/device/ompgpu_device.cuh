@@ -11,6 +11,7 @@
 //   sync.cuh             atomics, critical, single, flush
 //   reduction.cuh        warp-shuffle reductions with one atomic per warp
 //   spread.cuh           a teams distribute's inner loops spread over the grid
+//   combine.cuh          atomic additions summed per block before they go to memory
 //   api.cuh              omp_* routines, omp_lock_t / omp_nest_lock_t
 //   launch.cuh           OMPGPU_LAUNCH_KERNEL / OMPGPU_DYNAMIC_SHARED for CUDA
 //   indirect.cuh         calls through function pointers (declare target indirect); included
@@ -29,6 +30,7 @@
 #include "sync.cuh"
 #include "reduction.cuh"
 #include "spread.cuh"
+#include "combine.cuh"
 #include "api.cuh"
 #include "launch.cuh"
 

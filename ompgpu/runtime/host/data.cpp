@@ -296,6 +296,13 @@ std::uintptr_t translate_entry(Device &dev, const Loc &loc, const ompgpu_map_ent
   return m->translate(b) - (b - addr(e.base));
 }
 
+const Mapping *argument_mapping(Device &dev, const ompgpu_map_entry &e) {
+  const std::uintptr_t b = addr(e.begin);
+  Mapping *m = nullptr;
+  if (!b || dev.table.find(b, 0, &m) != Lookup::Contained || absent_link(m)) return nullptr;
+  return m;
+}
+
 }  // namespace ompgpu_host
 
 // ------------------------------------------------------------------ C API: data constructs

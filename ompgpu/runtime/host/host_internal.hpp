@@ -340,6 +340,9 @@ void free_device_memory(const Loc &loc, int d, const std::vector<void *> &to_fre
 // The translated value of an entry for a kernel argument: device address of begin
 // minus (begin - base), or 0 if begin is not present.
 std::uintptr_t translate_entry(Device &dev, const Loc &loc, const ompgpu_map_entry &e);
+// The mapping that holds a kernel argument's host storage (the entry's begin), nullptr where none
+// does (a device pointer, a pointer into nothing mapped, NULL).
+const Mapping *argument_mapping(Device &dev, const ompgpu_map_entry &e);
 
 }  // namespace ompgpu_host
 

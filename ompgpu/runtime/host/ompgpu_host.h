@@ -42,6 +42,8 @@ typedef struct ompgpu_launch_config {
   int device_num, num_devices;   /* the device launched on (current), how many there are */
   void *scratch;                 /* zeroed device memory the kernel leaves zeroed (scratch_per_team > 0), else NULL */
   unsigned scratch_epoch;        /* this launch's number among the launches on that scratch, from 1 */
+  unsigned combine;              /* bit k: the blocks may sum the kernel's k-th combined pointer's
+                                    atomic updates (runtime/device/combine.cuh; combine_roles) */
 } ompgpu_launch_config;
 
 /* Launch stub defined in the device object; returns a cudaError_t value (0 = success). */
@@ -69,6 +71,12 @@ typedef struct ompgpu_kernel_desc {
   /* > 0: the kernel's inner loops may spread across the grid (runtime/device/spread.cuh); each
      launch gets this many zeroed bytes of scratch per team (ompgpu_launch_config.scratch) */
   long long scratch_per_team;
+  /* NULL, or per argument (the MAP_ARG entries in order): k + 1 for the kernel's k-th pointer whose
+     atomic updates blocks may sum (plan/combine.py), -1 for another pointer or mapped object, -2
+     for one whose storage the runtime cannot tell, 0 for a value. The launch sets bit k of
+     ompgpu_launch_config.combine where the k-th points into a mapping no other -1 or k' + 1
+     argument points into, and none is -2 (runtime/host/target.cpp combine_mask). */
+  const signed char *combine_roles;
 } ompgpu_kernel_desc;
 
 /* map-type bits */
@@ -234,6 +242,7 @@ typedef struct ompgpu_image_kernel {
   unsigned packed;           /* teams per block (0 or 1: a team per block) */
   unsigned team_threads;     /* packed: the team size it is compiled for */
   unsigned scratch;          /* 1: the launch's scratch follows the parameters (inner loops spread across the grid) */
+  unsigned combine;          /* 1: the launch's mask of combined atomic updates is the last parameter */
   void *function[OMPGPU_IMAGE_DEVICES];
 } ompgpu_image_kernel;
 int ompgpu_image_launch(ompgpu_image_kernel *k, const ompgpu_launch_config *cfg, void **args);

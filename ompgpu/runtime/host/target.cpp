@@ -83,6 +83,34 @@ const ompgpu_kernel_desc *instance_for(const ompgpu_kernel_desc *k, Device &dev,
 //   host): one iteration per thread, ceil(trip_count / threads) teams, which measured faster
 //   than a grid-stride loop over the occupancy guess for such loops (STREAM, stencils:
 //   bench/results/flat-h100-2026-11-25-geometry.txt).
+// The launch's mask of combined atomic updates (ompgpu_kernel_desc.combine_roles): bit k where the
+// kernel's k-th combined pointer points into a mapping that no other pointer argument points
+// into, so that nothing the kernel reads through another pointer is storage those updates change
+// (plan/combine.py allows only kernels whose every access is through their pointer arguments).
+// Called with rt().mu held (the present table).
+unsigned combine_mask(const ompgpu_kernel_desc *k, Device &dev, int n, const ompgpu_map_entry *maps) {
+  if (!k->combine_roles) return 0;
+  std::vector<std::pair<int, const Mapping *>> pointers;   // (role, mapping) of each pointer argument
+  int arg = 0;
+  for (int i = 0; i < n; ++i) {
+    if (!(maps[i].flags & OMPGPU_MAP_ARG)) continue;
+    const int role = k->combine_roles[arg++];
+    if (role == 0) continue;
+    if (role == -2) return 0;
+    const Mapping *m = argument_mapping(dev, maps[i]);
+    if (!m) return 0;   // storage the runtime does not know: it might be anything's
+    pointers.emplace_back(role, m);
+  }
+  unsigned mask = 0;
+  for (const auto &p : pointers) {
+    if (p.first <= 0 || p.first > 32) continue;
+    bool alone = true;
+    for (const auto &q : pointers) alone = alone && (&q == &p || q.second != p.second);
+    if (alone) mask |= 1u << (p.first - 1);
+  }
+  return mask;
+}
+
 long long teams_for(const ompgpu_kernel_desc *k, Device &dev, int num_teams, long long threads,
                     long long trip_count = -1) {
   long long T;
@@ -174,6 +202,7 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
   std::vector<void *> args;
   args.reserve(slots.size() + 1);
   std::uint64_t ticket;   // the kernel's, for the device memory cache (see DeviceMemoryCache)
+  unsigned combine = 0;   // the launch's mask of combined atomic updates
   std::vector<void *> allocators;   // uses_allocators(a(traits)): freed after the kernel
   for (int i = 0; i < n; ++i)
     if ((maps[i].flags & OMPGPU_MAP_ALLOCATOR) && (maps[i].flags & OMPGPU_MAP_ARG)) {
@@ -185,6 +214,7 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
     check_host_extents(dev, loc, n, maps);
     map_enter(dev, loc, n, maps);
     ticket = dev.cache.kernel_started();
+    combine = combine_mask(k, dev, n, maps);
     for (int i = 0; i < n; ++i) {
       const ompgpu_map_entry &m = maps[i];
       if (!(m.flags & OMPGPU_MAP_ARG)) continue;
@@ -214,6 +244,7 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
   cudaStream_t stream = thread_stream(loc, d);
   cfg.stream = stream;
   cfg.scratch_epoch = 0;
+  cfg.combine = combine;
   cfg.scratch = k->scratch_per_team > 0
                     ? launch_scratch(d, static_cast<std::size_t>(teams) * static_cast<std::size_t>(k->scratch_per_team),
                                      &cfg.scratch_epoch)
