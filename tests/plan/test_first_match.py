@@ -47,7 +47,9 @@ def test_a_search_stops_at_the_first_match(tmp_path, body):
     t = translated(tmp_path, body)
     assert any("the min reduction 'first' takes the loop variable 'i'" in r for r in t.remarks), t.remarks
     cu = t.device_cu
-    assert "for (long long __cg = __first; __cg < __end; __cg += 8 * __stride) {" in cu
+    assert "for (unsigned __cg = __first32; __cg < __end32; __cg += 8 * __stride32) {" in cu
+    # past the end the loop's last iteration again, with no test that would hold the loads back
+    assert "const unsigned __c = min(__cg + __g * __stride32, __end32 - 1);" in cu
     assert "if (first != ompgpu_red_identity<std::remove_reference_t<decltype(first)>>(ompgpu::RED_MIN)) break;" in cu
 
 

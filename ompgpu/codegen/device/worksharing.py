@@ -21,7 +21,7 @@ from ompgpu.parser.clause_rules import int_constant
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_binding, loop_header_names, loop_nest, loop_var_names
 from ompgpu.parser.directives import Directive
 from ompgpu.codegen.device import data_sharing, parallel, reductions
-from ompgpu.codegen.device.cdecl import cxx_name, type_string, is_narrow_integer, is_integer_type
+from ompgpu.codegen.device.cdecl import cxx_name, integer_words, type_string, is_narrow_integer, is_integer_type
 
 
 @dataclass
@@ -33,6 +33,7 @@ class _Loop:
     step: str
     cond_op: str
     narrow: bool = False  # the variable has 32 bits or fewer: its value is computed in 32-bit arithmetic
+    signed32: bool = False  # a signed int or short (not char, whose sign the platform picks)
 
     @property
     def cmp(self) -> str:
@@ -136,11 +137,13 @@ def canonical_loop(em, f: c_ast.For, d: Directive) -> _Loop:
         decl = init.decls[0]
         var, vtype, lb = decl.name, type_string(decl.type), decl.init
         narrow = is_narrow_integer(decl.type, em.env)
+        signed32 = _signed_int(decl.type, em.env)
     elif isinstance(init, c_ast.Assignment) and init.op == "=" and isinstance(init.lvalue, c_ast.ID):
         var, lb = init.lvalue.name, init.rvalue
         sym = em.env.lookup(var)
         vtype = type_string(sym.type) if sym is not None and sym.type is not None else "long long"
         narrow = sym is not None and is_narrow_integer(sym.type, em.env)
+        signed32 = sym is not None and _signed_int(sym.type, em.env)
     else:
         raise err("expected 'var = lb' or a declaration as the loop's init")
     if lb is None:
@@ -162,7 +165,26 @@ def canonical_loop(em, f: c_ast.For, d: Directive) -> _Loop:
     step = step_expr if isinstance(step_expr, str) else em.visit(step_expr)
     if subtracted:
         step = f"-(long long)({step})"
-    return _Loop(cxx_name(var), vtype, em.visit(lb), em.visit(ub), step, op, narrow)
+    loop = _Loop(cxx_name(var), vtype, em.visit(lb), em.visit(ub), step, op, narrow, signed32)
+    return loop
+
+
+def _signed_int(t: c_ast.Node | None, env) -> bool:
+    words = integer_words(t, env)
+    resolved = resolve_typedef(t, env)
+    names = set(resolved.type.names) if words is not None else set()
+    return words is not None and "unsigned" not in names and words and words <= {"int", "short"}
+
+
+def _counts_in_32_bits(loops: list[_Loop]) -> bool:
+    """One loop of a signed int (or short) variable from a non-negative constant, increasing by a
+    positive constant: it takes at most 2^31 values, so its iterations may be counted in 32 bits
+    (loop.j2's counter32), the index arithmetic a GPU does in one instruction where 64-bit
+    counters take several (issue 34, item 3)."""
+    if len(loops) != 1 or not loops[0].signed32 or loops[0].cond_op not in ("<", "<="):
+        return False
+    lb, step = int_constant(loops[0].lb), int_constant(loops[0].step)
+    return lb is not None and lb >= 0 and step is not None and step > 0
 
 
 def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str | None,
@@ -230,6 +252,8 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
     lastprivate = entries + [{"name": name, "array": None, "conditional": False} for name, _ in linear]
     return em.render_with_ids("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=body_text, batch=batch, aligned=aligned, lane_tile=tile,
                   first_match={"found": cxx_name(first_match[0]), "group": FIRST_MATCH_GROUP} if first_match else None,
+                  counter32=(schedule_kind, chunk) in (("static", "1"), ("serial", None)) and batch is None
+                  and range_from is None and _counts_in_32_bits(loops),
                   range_from=range_from, lastprivate=lastprivate, iteration_now=now,
                   linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                   loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=em.team_size,
