@@ -1,7 +1,8 @@
-"""Tier 1: a team's loop counted in 32 bits where it takes at most 2^31 iterations (issue 34, item
+"""Tier 1: a search's loop counted in 32 bits where it takes at most 2^31 iterations (issue 34, item
 3; codegen/device/worksharing.py _counts_in_32_bits, loop.j2 counter32): one loop of a signed int
 or short variable from a non-negative constant, increasing by a positive constant, dealt
-cyclically (no schedule clause)."""
+cyclically (no schedule clause), whose body is a search (_first_match). Other loops keep 64-bit
+counters (counting them all in 32 bits made kmeans slower)."""
 from pathlib import Path
 
 import pytest
@@ -15,11 +16,14 @@ int main(void) {
   int n = 1 << 16;
   long m = n;
   unsigned u = n;
-#pragma omp target teams distribute thread_limit(128) map(tofrom: a, b)
+  int at[4];
+#pragma omp target teams distribute thread_limit(128) map(tofrom: a, b, at)
   for (int j = 0; j < 4; j++) {
-#pragma omp parallel for CLAUSES
+    int first = 1 << 30;
+#pragma omp parallel for reduction(min: first) CLAUSES
     for (LOOP)
-      a[i] += b[i] * 2;
+      if (a[i] > b[j] && i < first) first = i;
+    at[j] = first;
   }
   return 0;
 }
@@ -36,7 +40,7 @@ def translated(tmp_path: Path, loop: str, clauses: str = ""):
 def test_a_signed_loop_from_a_non_negative_constant_counts_in_32_bits(tmp_path, loop):
     cu = translated(tmp_path, loop).device_cu
     assert "const unsigned __end32 = __end < 0x80000000LL ? (unsigned)__end : 0x80000000u;" in cu
-    assert "for (unsigned __c = __first32; __c < __end32; __c += __stride32) {" in cu
+    assert "for (unsigned __cg = __first32; __cg < __end32; __cg += 8 * __stride32) {" in cu
 
 
 @pytest.mark.parametrize("loop, clauses", [
@@ -44,9 +48,16 @@ def test_a_signed_loop_from_a_non_negative_constant_counts_in_32_bits(tmp_path, 
     ("unsigned i = 0; i < u; i++", ""),           # likewise
     ("int i = -5; i < n; i++", ""),               # from a negative bound
     ("int i = n - 10; i < n; i++", ""),           # from a bound known at run time only
-    ("int i = n; i > 0; i--", ""),                # decreasing
+    ("int i = n; i > 0; i--", ""),                # decreasing (and no search)
     ("int i = 0; i < n; i++", "schedule(static)"),    # blocks, not cycles
 ])
 def test_other_loops_count_in_64_bits(tmp_path, loop, clauses):
     cu = translated(tmp_path, loop, clauses).device_cu
     assert "__first32" not in cu
+
+
+def test_a_loop_that_is_no_search_counts_in_64_bits(tmp_path):
+    src = tmp_path / "p.c"
+    src.write_text(PROGRAM.replace("LOOP", "int i = 0; i < n; i++").replace("CLAUSES", "")
+                   .replace("if (a[i] > b[j] && i < first) first = i;", "a[i] += b[i] * 2;").replace(" reduction(min: first)", ""))
+    assert "__first32" not in translate(str(src), Options()).device_cu

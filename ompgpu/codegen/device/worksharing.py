@@ -180,7 +180,10 @@ def _counts_in_32_bits(loops: list[_Loop]) -> bool:
     """One loop of a signed int (or short) variable from a non-negative constant, increasing by a
     positive constant: it takes at most 2^31 values, so its iterations may be counted in 32 bits
     (loop.j2's counter32), the index arithmetic a GPU does in one instruction where 64-bit
-    counters take several (issue 34, item 3)."""
+    counters take several (issue 34, item 3). Only searches count so (_first_match): on an H200
+    (2026-11-27, bench/results/issue34-h200-2026-11-27-s5-run4-*) particlefilter's resampling
+    kernel went from 129 to 102 us, but counting every such loop in 32 bits made kmeans 1.4x and
+    lavamd and gaussjordan 1.1x slower."""
     if len(loops) != 1 or not loops[0].signed32 or loops[0].cond_op not in ("<", "<="):
         return False
     lb, step = int_constant(loops[0].lb), int_constant(loops[0].step)
@@ -252,8 +255,7 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
     lastprivate = entries + [{"name": name, "array": None, "conditional": False} for name, _ in linear]
     return em.render_with_ids("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=body_text, batch=batch, aligned=aligned, lane_tile=tile,
                   first_match={"found": cxx_name(first_match[0]), "group": FIRST_MATCH_GROUP} if first_match else None,
-                  counter32=(schedule_kind, chunk) in (("static", "1"), ("serial", None)) and batch is None
-                  and range_from is None and _counts_in_32_bits(loops),
+                  counter32=first_match is not None and range_from is None and _counts_in_32_bits(loops),
                   range_from=range_from, lastprivate=lastprivate, iteration_now=now,
                   linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                   loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=em.team_size,
