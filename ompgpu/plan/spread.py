@@ -6,7 +6,8 @@ reduction` sums a million products: one block per unit, 16 of a 132-SM GPU's blo
 the distribute has fewer iterations than half the grid's blocks, the kernel splits each
 iteration over gridDim.x / n blocks. That is legal for a kernel of this shape only:
 
-- lean SPMD, a team per block (not packed), its body one `distribute` loop (no num_teams: the
+- lean SPMD, a team per block or packed teams of one warp (runtime/device/spread.cuh keeps
+  each warp team's state), its body one `distribute` loop (no num_teams: the
   runtime sizes the grid; no dist_schedule, collapse or lastprivate);
 - the loop's body: serial code that only reads memory and computes locals (every block of the
   iteration runs it), then one `parallel for` (collapse allowed; no schedule, num_threads, if,
