@@ -70,7 +70,7 @@ OMPGPU_DEV void combine_begin(unsigned mask) {
     detail::combine_table.address[s] = 0ull;
     detail::combine_table.sum[s] = 0ull;
   }
-  __syncthreads();
+  block_barrier();
 }
 
 // `#pragma omp atomic` x += v (op ATOMIC_ADD) or x -= v (ATOMIC_SUB) on *p, p from the kernel's
@@ -104,7 +104,7 @@ OMPGPU_DEV void combine_update(AtomicOp op, T *p, V value, unsigned candidate) {
 
 // Every thread that began, at the end of the kernel: each cell's sum to its address.
 OMPGPU_DEV void combine_end() {
-  __syncthreads();
+  block_barrier();
   for (unsigned s = threadIdx.x; s < COMBINE_SLOTS; s += blockDim.x) {
     const unsigned long long a = detail::combine_table.address[s];
     if (a == 0ull) continue;
