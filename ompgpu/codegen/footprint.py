@@ -163,14 +163,11 @@ def _text_key(access: c_ast.ArrayRef) -> str:
 
 def _lines(access: c_ast.ArrayRef, trips: dict[str, int], env: Env) -> int | None:
     """Distinct lines that one iteration's executions of this access touch (see the head)."""
-    subscripts = []
-    node: c_ast.Node = access
-    while isinstance(node, c_ast.ArrayRef):
-        subscripts.append(node.subscript)
-        node = node.name
-    if not isinstance(node, c_ast.ID):
+    parts = _subscripts(access)
+    if parts is None:
         return None
-    elem = _element_size(node.name, len(subscripts), env)
+    name, subscripts = parts
+    elem = _element_size(name, len(subscripts), env)
     if elem is None:
         return None
     lines = 1

@@ -19,6 +19,7 @@ from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare,
                                      region_uses, resolve_typedef)
 from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError, note_location
 from ompgpu.parser.bind import BoundUnit, OmpConstruct, collapse_depth, loop_var_names
+from ompgpu.parser.cfront import sole_statement
 from ompgpu.parser.directives import Directive, ListItem
 
 HOST_DATA_CONSTRUCTS = frozenset({"target data", "target enter data", "target exit data", "target update"})
@@ -200,9 +201,7 @@ def _kernel_body(n: OmpConstruct) -> tuple[c_ast.Node, Directive | None]:
         rest = d.leaves[1:]
         teams = d if rest[0] == "teams" else None
         return OmpConstruct(_sub_directive(d, rest), n.body, n.coord), teams
-    body = n.body
-    while isinstance(body, c_ast.Compound) and body.block_items and len(body.block_items) == 1:
-        body = body.block_items[0]
+    body = sole_statement(n.body)
     if isinstance(body, OmpConstruct) and body.directive.leaves[0] == "teams":
         return n.body, body.directive
     return n.body, None

@@ -10,6 +10,7 @@ from pycparser import c_ast
 from ompgpu.errors import OmpSemanticError, OmpSyntaxError, UnsupportedError
 from ompgpu.parser.directives import Directive
 from ompgpu.parser.pragma import parse_pragma
+from ompgpu.parser.cfront import sole_statement
 from ompgpu.parser.bound import LOOP_LEAVES, OmpConstruct, collapse_depth, for_vars, loop_header_names, loop_nest
 
 
@@ -79,9 +80,7 @@ class LoopNestBinding:
         if depth == 1:
             new.stmt = c_ast.Compound(list(decls) + [f.stmt], f.stmt.coord if f.stmt is not None else f.coord)
             return new
-        inner = f.stmt
-        while isinstance(inner, c_ast.Compound) and inner.block_items and len(inner.block_items) == 1:
-            inner = inner.block_items[0]
+        inner = sole_statement(f.stmt)
         new.stmt = LoopNestBinding._with_leading(inner, depth - 1, decls)
         return new
 

@@ -435,6 +435,13 @@ def walk_nodes(node: c_ast.Node):
         todo.extend(child for _, child in n.children())
 
 
+def sole_statement(stmt: c_ast.Node | None) -> c_ast.Node | None:
+    """The statement itself, or the one statement inside braces around it (`{ { s; } }` is s)."""
+    while isinstance(stmt, c_ast.Compound) and stmt.block_items and len(stmt.block_items) == 1:
+        stmt = stmt.block_items[0]
+    return stmt
+
+
 def param_decls(fn: c_ast.FuncDef) -> list[c_ast.Decl]:
     """The named parameters of a function definition."""
     ftype = fn.decl.type

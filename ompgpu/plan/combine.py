@@ -23,7 +23,7 @@ from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.analysis.symbols import resolve_typedef
 from ompgpu.outliner.outline import Kernel
 from ompgpu.parser.bind import OmpConstruct
-from ompgpu.parser.cfront import walk_nodes
+from ompgpu.parser.cfront import sole_statement, walk_nodes
 
 # Element types of the table (combine.cuh combine_kind), as pycparser spells them.
 _TYPES = {("int",): "int", ("signed", "int"): "int", ("unsigned", "int"): "unsigned", ("unsigned",): "unsigned",
@@ -99,24 +99,23 @@ def capture_roles(k: Kernel, combined: tuple[str, ...]) -> tuple[int, ...]:
     return tuple(roles)
 
 
-def element_type(k: Kernel, name: str) -> str:
-    """The C type of the elements a combined capture's updates add to."""
-    return _element_type(next(cap for cap in k.captures if cap.name == name), k)
-
-
 def _update_target(n: OmpConstruct) -> c_ast.ID | None:
-    """The root ID of the element an `atomic` update adds to or subtracts from (x[i]... += e,
-    -= e, ++, --), where the construct is a relaxed update; None otherwise."""
+    """The root ID of the element a relaxed `atomic` update adds to or subtracts from; None for any
+    other atomic construct."""
     d = n.directive
     if any(c.kind in ("read", "write", "capture", "compare") or c.kind in _MEMORY_ORDERS for c in d.clauses):
         return None
-    body = n.body
-    while isinstance(body, c_ast.Compound) and body.block_items is not None and len(body.block_items) == 1:
-        body = body.block_items[0]
-    if isinstance(body, c_ast.UnaryOp) and body.op in ("++", "--", "p++", "p--"):
-        target = body.expr
-    elif isinstance(body, c_ast.Assignment) and body.op in ("+=", "-="):
-        target = body.lvalue
+    return added_array(sole_statement(n.body))
+
+
+def added_array(stmt: c_ast.Node | None) -> c_ast.ID | None:
+    """The array or pointer under the element that an update statement adds to or subtracts from
+    (x[i]... += e, -= e, ++, --), None for any other statement: the targets this pass combines,
+    and codegen's test for them (codegen/device/sync.py)."""
+    if isinstance(stmt, c_ast.UnaryOp) and stmt.op in ("++", "--", "p++", "p--"):
+        target = stmt.expr
+    elif isinstance(stmt, c_ast.Assignment) and stmt.op in ("+=", "-="):
+        target = stmt.lvalue
     else:
         return None
     if not isinstance(target, c_ast.ArrayRef):

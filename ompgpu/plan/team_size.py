@@ -130,9 +130,7 @@ def irregular_team_size(k: Kernel, plan, functions: dict[str, c_ast.FuncDef]) ->
     if parts is None:
         return None
     from_memory = _locals_read_from_memory(before)
-    bounds = [parts[1], parts[2]]
-    if not any(reads_memory(e) or any(isinstance(n, c_ast.ID) and n.name in from_memory for n in walk_nodes(e))
-               for e in bounds):
+    if not any(_from_memory(bound, from_memory) for bound in (parts[1], parts[2])):
         return None
     return WARP, (f"its parallel loop's trip count is read from memory at each distribute iteration: teams of "
                   f"one warp, not thread_limit's {plan.exact_threads} (an iteration far longer than its team's "
@@ -144,10 +142,14 @@ def _locals_read_from_memory(before: list) -> set[str]:
     through another such local."""
     names: set[str] = set()
     for stmt in before:
-        if isinstance(stmt, c_ast.Decl) and stmt.name and stmt.init is not None:
-            if reads_memory(stmt.init) or any(isinstance(n, c_ast.ID) and n.name in names for n in walk_nodes(stmt.init)):
-                names.add(stmt.name)
+        if isinstance(stmt, c_ast.Decl) and stmt.name and stmt.init is not None and _from_memory(stmt.init, names):
+            names.add(stmt.name)
     return names
+
+
+def _from_memory(e: c_ast.Node, locals_from_memory: set[str]) -> bool:
+    """Whether the expression reads memory, or a local whose value was read from it."""
+    return reads_memory(e) or any(isinstance(n, c_ast.ID) and n.name in locals_from_memory for n in walk_nodes(e))
 
 
 def team_lanes(trip: int) -> int:

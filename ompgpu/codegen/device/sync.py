@@ -8,6 +8,7 @@ from ompgpu.errors import UnsupportedError
 from ompgpu.parser.directives import error_directive_form
 from ompgpu.parser.bind import OmpConstruct
 from ompgpu.codegen.device import data_sharing
+from ompgpu.plan.combine import added_array
 
 
 ATOMIC_OPS = {"+": "ATOMIC_ADD", "-": "ATOMIC_SUB", "*": "ATOMIC_MUL", "/": "ATOMIC_DIV", "&": "ATOMIC_BAND",
@@ -100,9 +101,9 @@ def atomic_operation(em, n: OmpConstruct) -> str:
             raise err
         x, op, e, _ = upd
         combined = em.plan.combine_atomics if em.plan is not None else ()
-        root = _update_root(stmts[0])
-        if root in combined and op in ("ATOMIC_ADD", "ATOMIC_SUB"):   # plan/combine.py
-            return f"ompgpu::combine_update(ompgpu::{op}, &({x}), {e}, {combined.index(root)}u);\n"
+        root = added_array(stmts[0])
+        if root is not None and root.name in combined:   # plan/combine.py
+            return f"ompgpu::combine_update(ompgpu::{op}, &({x}), {e}, {combined.index(root.name)}u);\n"
         return f"ompgpu_atomic_update(ompgpu::{op}, &({x}), {e});\n"
     # capture
     if len(stmts) == 1:
@@ -132,16 +133,6 @@ def atomic_operation(em, n: OmpConstruct) -> str:
             x = em.visit(b.lvalue)
             return f"{em.visit(a.lvalue)} = ompgpu_atomic_update(ompgpu::ATOMIC_ASSIGN, &({x}), {em.visit(b.rvalue)});\n"
     raise err
-
-
-def _update_root(s: c_ast.Node) -> str | None:
-    """The name under the element an update statement changes (x[i]... op= e, x[i]++), if any."""
-    target = s.expr if isinstance(s, c_ast.UnaryOp) else s.lvalue if isinstance(s, c_ast.Assignment) else None
-    if not isinstance(target, c_ast.ArrayRef):
-        return None
-    while isinstance(target, c_ast.ArrayRef):
-        target = target.name
-    return target.name if isinstance(target, c_ast.ID) else None
 
 
 def update_expr(em, s) -> tuple[str, str, str, bool] | None:

@@ -17,6 +17,7 @@ from ompgpu.codegen.footprint import lane_tile, short_iteration, tile_footprint
 from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.outliner.outline import region_sharing
 from ompgpu.parser.bound import canonical_for
+from ompgpu.parser.cfront import sole_statement
 from ompgpu.parser.clause_rules import int_constant
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_binding, loop_header_names, loop_nest, loop_var_names
 from ompgpu.parser.directives import Directive
@@ -77,8 +78,7 @@ def _batchable_store(stmt: c_ast.Node, env: Env) -> c_ast.Assignment | None:
     element of an array or through a pointer, of arithmetic or pointer type, whose subscripts
     and right-hand side change nothing (no assignment, ++/--, or call other than a pure library
     function). None for any other body."""
-    while isinstance(stmt, c_ast.Compound) and stmt.block_items is not None and len(stmt.block_items) == 1:
-        stmt = stmt.block_items[0]
+    stmt = sole_statement(stmt)
     if not (isinstance(stmt, c_ast.Assignment) and stmt.op == "="):
         return None
     root, subscripts = stmt.lvalue, 0
@@ -165,8 +165,7 @@ def canonical_loop(em, f: c_ast.For, d: Directive) -> _Loop:
     step = step_expr if isinstance(step_expr, str) else em.visit(step_expr)
     if subtracted:
         step = f"-(long long)({step})"
-    loop = _Loop(cxx_name(var), vtype, em.visit(lb), em.visit(ub), step, op, narrow, signed32)
-    return loop
+    return _Loop(cxx_name(var), vtype, em.visit(lb), em.visit(ub), step, op, narrow, signed32)
 
 
 def _signed_int(t: c_ast.Node | None, env) -> bool:
@@ -288,13 +287,10 @@ def _first_match(d: Directive, nest: list[c_ast.For], body: c_ast.Node) -> tuple
     step_value = int_constant(CPrinter().visit(step))
     if cmp not in ("<", "<=") or step_value is None or step_value <= 0:
         return None
-    while isinstance(body, c_ast.Compound) and body.block_items is not None and len(body.block_items) == 1:
-        body = body.block_items[0]
+    body = sole_statement(body)
     if not isinstance(body, c_ast.If) or body.iffalse is not None or has_side_effect(body.cond, PURE_LIBRARY):
         return None
-    assign = body.iftrue
-    while isinstance(assign, c_ast.Compound) and assign.block_items is not None and len(assign.block_items) == 1:
-        assign = assign.block_items[0]
+    assign = sole_statement(body.iftrue)
     if not (isinstance(assign, c_ast.Assignment) and assign.op == "=" and _is_name(assign.lvalue, item.name)
             and _is_name(assign.rvalue, var)):
         return None
