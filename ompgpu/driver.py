@@ -30,8 +30,8 @@ from ompgpu.parser.loop_transforms import apply_loop_transforms
 from ompgpu.parser.variants import resolve_variants
 from ompgpu.timing import phase, start_report, stop_report
 from ompgpu.plan.mode import plan_kernels
-from ompgpu.toolchain import (DEVICE_RT, EMU_HEADER, EMU_RT, HOST_RT, find_cuda, host_cc, host_compiler_identity, host_cxx,
-                              host_openmp_flags, nesting_flags, run, runtime_library, SOURCE_ENCODING)
+from ompgpu.toolchain import (DEVICE_RT, EMU_RT, HOST_RT, find_cuda, host_cc, host_compiler_identity, host_cxx,
+                              host_openmp_flags, emu_prelude, nesting_flags, run, runtime_library, SOURCE_ENCODING)
 
 
 @dataclass(frozen=True)
@@ -317,16 +317,26 @@ def _compile_translation(t: Translation, opts: Options, stem: Path, tmp: Path) -
         rdc = ["-rdc=true"] if opts.compile_only or t.relocatable else []
         cmd = [*_nvcc_device_command(opts), *rdc, *(["-Xcompiler", "-fPIC"] if pic else []),
                "-c", str(dev_cu), "-o", str(dev_o)]
+        _run_jobs([host_job, ("compile device code", cmd, f"compiling the device code of {t.source}")], opts.verbose)
     else:
-        # -g1: line tables, so that the emulator's fault reports name the user's source line.
-        # -Wno-narrowing: the user's C initializers convert implicitly (`double v[] = {i}`), which
-        # C++ calls narrowing and clang rejects unless told (g++ only warns).
-        cmd = [host_cxx(), "-std=c++17", "-O1" if opts.opt_level == "-O0" else opts.opt_level, "-g1", "-x", "c++", "-DOMPGPU_EMU",
-               "-include", str(EMU_HEADER), f"-I{DEVICE_RT}", f"-I{HOST_RT}", f"-I{EMU_RT}", "-w", "-Wno-narrowing", *pic,
-               *nesting_flags(host_cxx()), "-c", str(dev_cu), "-o", str(dev_o)]
-    _run_jobs([host_job, ("compile device code", cmd, f"compiling the device code of {t.source}")], opts.verbose)
+        _run_jobs([host_job, lambda: _compile_emulated(t, opts, dev_cu, dev_o, pic)], opts.verbose)
     objects.append(str(dev_o))
     return objects
+
+
+def _compile_emulated(t: Translation, opts: Options, dev_cu: Path, dev_o: Path, pic: list[str]) -> None:
+    """The device code compiled for the CPU emulator. Its precompiled prelude (the emulator's
+    and the device runtime's headers, built once per compiler and flags) is made here, beside
+    the host compile, when the cache lacks it."""
+    # -g1: line tables, so that the emulator's fault reports name the user's source line.
+    # -Wno-narrowing: the user's C initializers convert implicitly (`double v[] = {i}`), which
+    # C++ calls narrowing and clang rejects unless told (g++ only warns).
+    cxx = host_cxx()
+    flags = ["-std=c++17", "-O1" if opts.opt_level == "-O0" else opts.opt_level, "-g1", "-x", "c++", "-DOMPGPU_EMU",
+             f"-I{DEVICE_RT}", f"-I{HOST_RT}", f"-I{EMU_RT}", "-w", "-Wno-narrowing", *pic, *nesting_flags(cxx)]
+    with phase("compile device code"):
+        run([cxx, *flags, *emu_prelude(cxx, flags, opts.verbose), "-c", str(dev_cu), "-o", str(dev_o)], opts.verbose,
+            f"compiling the device code of {t.source}")
 
 
 def _nvcc_device_command(opts: Options) -> list[str]:

@@ -7,6 +7,7 @@ its sources, the offload mode and the compilers, so a changed runtime is rebuilt
 """
 from __future__ import annotations
 
+import concurrent.futures
 import functools
 import hashlib
 import importlib.util
@@ -327,6 +328,78 @@ def runtime_dynamic_list(offload: str, verbose: bool = False) -> Path:
     return listing
 
 
+DEVICE_TEMPLATE = Path(__file__).resolve().parent / "codegen" / "templates" / "device.cu.j2"
+
+
+def _compiler_stamp(compiler: str) -> str:
+    """The compiler binary a name runs (path, size, time): an upgraded compiler is another key."""
+    path = shutil.which(compiler)
+    if path is None:
+        return compiler
+    real = os.path.realpath(path)
+    st = os.stat(real)
+    return f"{real}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def _device_prelude_includes() -> list[str]:
+    """The #include lines every generated device file starts with (the device template's
+    unconditional head): the precompiled prelude holds exactly these, so that the file's own
+    includes of them find their include guards set and add nothing."""
+    lines = []
+    for line in DEVICE_TEMPLATE.read_text().splitlines()[1:]:
+        if not line.startswith("#include "):
+            break
+        lines.append(line)
+    return lines
+
+
+def emu_prelude(cxx: str, flags: list[str], verbose: bool = False) -> list[str]:
+    """The arguments that give an emulated device compile (`cxx` with `flags`, less -c, -o and
+    the source) the emulator and device-runtime headers: `-include` of a header precompiled
+    once per compiler and flags in $OMPGPU_CACHE (a third of a small program's device compile
+    is these headers). The header itself includes the real ones, so where the compiler cannot
+    build or use the precompiled form, the compile reads them as text: same code, slower."""
+    includes = _device_prelude_includes()
+    text = f'#include "{EMU_HEADER}"\n' + "\n".join(includes) + "\n"
+    headers = (sorted(EMU_RT.glob("*.h")) + sorted(DEVICE_RT.glob("*.cuh")) + sorted(HOST_RT.glob("*.h"))
+               + sorted(HOST_RT.glob("*.hpp")))
+    key = _sources_hash(headers, "\0".join([_compiler_stamp(cxx), *flags, text]))
+    folder = cache_dir() / f"prelude-{key}"
+    header = folder / "ompgpu_emu_prelude.h"
+    clang = (host_compiler_identity(cxx) or ("",))[0] == "clang"
+    pch = header.with_name(header.name + (".pch" if clang else ".gch"))
+    if not pch.exists():
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            if not header.exists():
+                staged = folder / f".prelude-{os.getpid()}.h"
+                staged.write_text(text)
+                os.replace(staged, header)
+            staged = folder / f".prelude-{os.getpid()}{pch.suffix}"
+            # clang checks a precompiled header's inputs by size and time unless told not to
+            # embed the times; the key above already names their contents.
+            stamp = ["-Xclang", "-fno-pch-timestamp"] if clang else []
+            proc = execute([cxx, *_header_flags(flags), *stamp, str(header), "-o", str(staged)], verbose,
+                           "precompiling the emulator's headers")
+            if proc.returncode != 0:
+                staged.unlink(missing_ok=True)
+                return ["-include", str(EMU_HEADER)]
+            os.replace(staged, pch)
+        except OSError:
+            return ["-include", str(EMU_HEADER)]
+    return ["-include", str(header)]
+
+
+def _header_flags(flags: list[str]) -> list[str]:
+    """A device compile's flags as the flags that precompile its prelude (-x c++-header)."""
+    out = list(flags)
+    for i, flag in enumerate(out[:-1]):
+        if flag == "-x":
+            out[i + 1] = "c++-header"
+            return out
+    return ["-x", "c++-header", *out]
+
+
 def _runtime_archive(offload: str, verbose: bool) -> list[str]:
     sources = sorted(HOST_RT.glob("*.cpp"))
     # Every header counts (.h and .hpp): a change to one must rebuild the cached library.
@@ -346,11 +419,14 @@ def _runtime_archive(offload: str, verbose: bool) -> list[str]:
     if not lib.exists():
         lib.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=lib.parent) as tmp:
-            objs = []
-            for src in sources:
-                obj = Path(tmp) / (src.stem + ".o")
-                run([cxx, *flags, "-fPIC", "-c", str(src), "-o", str(obj)], verbose, f"building the ompgpu runtime ({src.name})")
-                objs.append(str(obj))
+            objs = [str(Path(tmp) / (src.stem + ".o")) for src in sources]
+            # One compile per core at once: the first build of a fresh cache (a new machine, a
+            # new host compiler, every CI leg) waits for this library, 15 sources of it.
+            with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+                futures = [pool.submit(run, [cxx, *flags, "-fPIC", "-c", str(src), "-o", obj], verbose,
+                                       f"building the ompgpu runtime ({src.name})") for src, obj in zip(sources, objs)]
+            for future in futures:  # the first failing source, in order, is the error
+                future.result()
             staged = Path(tmp) / "libompgpu_host.a"
             run(["ar", "rcs", str(staged), *objs], verbose, "archiving the ompgpu runtime")
             os.replace(staged, lib)  # atomic: concurrent builds never see half a library

@@ -23,3 +23,14 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def build_farm():
+    """Workers that build programs for the tests on every core (tests/buildfarm.py)."""
+    from buildfarm import BuildFarm
+
+    farm = BuildFarm()
+    yield farm
+    farm.close()
+

@@ -3,12 +3,11 @@ target regions through the device emulator on the CPU and prints the expected ou
 both execution modes: `--mode=auto` (SPMD wherever the planner proves it legal) and
 `--mode=generic` (every kernel warp-specialized)."""
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from buildfarm import farm_result, submit_ahead
 from corpus.known import HOST_COMPILER_GAPS, KNOWN_UNSUPPORTED
 from ompgpu.toolchain import host_cc, host_compiler_identity
 
@@ -18,16 +17,23 @@ PROGRAMS = sorted((ROOT / "programs").glob("*.c"))
 GAPS = HOST_COMPILER_GAPS.get(host_compiler_identity(host_cc()) or ("", 0), {})
 
 
-def build(src: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ompgpu", "cc", *extra, str(src), "-o", str(out)],
-                          capture_output=True, text=True, timeout=600)
+@pytest.fixture(scope="module")
+def emulated_runs(request, build_farm, tmp_path_factory):
+    """Every selected program built (and, where it built, run) by the build farm, ahead."""
+    def job(params):
+        src, mode = params["src"], params["mode"]
+        folder = tmp_path_factory.mktemp(f"{src.stem}-{mode}")
+        exe = folder / src.stem
+        return build_farm.submit(["cc", "--offload=emu", f"--mode={mode}", src, "-o", exe], cwd=folder, run=[exe],
+                                 run_env=dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY"))
+    return submit_ahead(request, test_program_under_emulator, job)
 
 
 @pytest.mark.parametrize("mode", ["auto", "generic"])
 @pytest.mark.parametrize("src", PROGRAMS, ids=lambda p: p.stem)
-def test_program_under_emulator(src, mode, tmp_path):
-    exe = tmp_path / src.stem
-    b = build(src, exe, "--offload=emu", f"--mode={mode}")
+def test_program_under_emulator(src, mode, emulated_runs):
+    job = farm_result(emulated_runs, src=src, mode=mode)
+    b, r = job.build, job.run
     if src.stem in KNOWN_UNSUPPORTED:  # must be the named error, never a build of wrong code
         assert b.returncode == 1 and KNOWN_UNSUPPORTED[src.stem] in b.stderr, b.stderr
         return
@@ -39,7 +45,5 @@ def test_program_under_emulator(src, mode, tmp_path):
     if kind == "runtime":
         pytest.skip(f"{host_cc()}: {lacks}")
     assert b.returncode == 0, b.stderr
-    env = dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY")
-    r = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
     assert r.returncode == 0, r.stderr
     assert r.stdout == src.with_suffix(".expected").read_text()
