@@ -165,6 +165,13 @@ def _compile_and_link(opts: Options, translated: dict[str, Translation] | None =
     for f in others:
         if not f.endswith((".o", ".a", ".so")):
             raise UsageError(f"unsupported input file '{f}' (expected .c, .o or .a)")
+    runtime = None
+    if opts.offload in ("cuda", "emu") and not (opts.syntax_only or opts.emit_cuda or opts.compile_only):
+        # The runtime library builds beside the front end and the compiles on a fresh cache (10 s
+        # of a first build's compiles); a cached one is found at once.
+        pool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+        runtime = pool.submit(runtime_library, opts.offload, opts.verbose)
+        pool.shutdown(wait=False)
     translations = []
     for f in c_files:
         t = translated[f] if f in translated else translate(f, opts)
@@ -217,9 +224,9 @@ def _compile_and_link(opts: Options, translated: dict[str, Translation] | None =
             objects.append(dlink)
         link = [host_cxx(), *host_openmp_flags(host_cxx()), *(["-shared"] if opts.shared else []), *objects, *others,
                 *opts.link_args, "-lm"]
-        if opts.offload in ("cuda", "emu"):
+        if runtime is not None:
             with phase("runtime library"):
-                link += runtime_library(opts.offload, opts.verbose)
+                link += runtime.result()
         with phase("link"):
             run(link + ["-o", out], opts.verbose, "linking")
     return 0

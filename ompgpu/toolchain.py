@@ -18,6 +18,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -355,38 +356,46 @@ def _device_prelude_includes() -> list[str]:
 
 def emu_prelude(cxx: str, flags: list[str], verbose: bool = False) -> list[str]:
     """The arguments that give an emulated device compile (`cxx` with `flags`, less -c, -o and
-    the source) the emulator and device-runtime headers: `-include` of a header precompiled
-    once per compiler and flags in $OMPGPU_CACHE (a third of a small program's device compile
-    is these headers). The header itself includes the real ones, so where the compiler cannot
-    build or use the precompiled form, the compile reads them as text: same code, slower."""
-    includes = _device_prelude_includes()
-    text = f'#include "{EMU_HEADER}"\n' + "\n".join(includes) + "\n"
+    the source) the emulator's and device runtime's headers: `-include` of a header that
+    includes them (EMU_HEADER, then the device template's leading includes), precompiled once
+    per compiler and flags in $OMPGPU_CACHE (a third of a small program's device compile is
+    these headers)."""
+    text = f'#include "{EMU_HEADER}"\n' + "\n".join(_device_prelude_includes()) + "\n"
+    return _precompiled_include(cxx, flags, text, "ompgpu_emu_prelude.h", verbose)
+
+
+def _precompiled_include(cxx: str, flags: list[str], text: str, name: str, verbose: bool) -> list[str]:
+    """`-include` of a header `name` holding `text`, with its precompiled form beside it (built
+    here on first use, keyed by the compiler, the flags and every runtime header's contents).
+    The header includes the real ones, so where the compiler cannot build or use the
+    precompiled form, the compile reads them as text: the same code, slower."""
     headers = (sorted(EMU_RT.glob("*.h")) + sorted(DEVICE_RT.glob("*.cuh")) + sorted(HOST_RT.glob("*.h"))
                + sorted(HOST_RT.glob("*.hpp")))
     key = _sources_hash(headers, "\0".join([_compiler_stamp(cxx), *flags, text]))
     folder = cache_dir() / f"prelude-{key}"
-    header = folder / "ompgpu_emu_prelude.h"
+    header = folder / name
     clang = (host_compiler_identity(cxx) or ("",))[0] == "clang"
     pch = header.with_name(header.name + (".pch" if clang else ".gch"))
-    if not pch.exists():
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            if not header.exists():
-                staged = folder / f".prelude-{os.getpid()}.h"
-                staged.write_text(text)
-                os.replace(staged, header)
-            staged = folder / f".prelude-{os.getpid()}{pch.suffix}"
-            # clang checks a precompiled header's inputs by size and time unless told not to
-            # embed the times; the key above already names their contents.
-            stamp = ["-Xclang", "-fno-pch-timestamp"] if clang else []
-            proc = execute([cxx, *_header_flags(flags), *stamp, str(header), "-o", str(staged)], verbose,
-                           "precompiling the emulator's headers")
-            if proc.returncode != 0:
-                staged.unlink(missing_ok=True)
-                return ["-include", str(EMU_HEADER)]
+    if pch.exists():
+        return ["-include", str(header)]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if not header.exists():
+            staged = folder / f".prelude-{os.getpid()}-{threading.get_ident()}.h"
+            staged.write_text(text)
+            os.replace(staged, header)
+        staged = folder / f".prelude-{os.getpid()}-{threading.get_ident()}{pch.suffix}"
+        # clang checks a precompiled header's inputs by size and time unless told not to
+        # embed the times; the key above already names their contents.
+        stamp = ["-Xclang", "-fno-pch-timestamp"] if clang else []
+        proc = execute([cxx, *_header_flags(flags), *stamp, str(header), "-o", str(staged)], verbose,
+                       "precompiling the runtime's headers")
+        if proc.returncode != 0:
+            staged.unlink(missing_ok=True)
+        else:
             os.replace(staged, pch)
-        except OSError:
-            return ["-include", str(EMU_HEADER)]
+    except OSError:
+        pass
     return ["-include", str(header)]
 
 
@@ -408,7 +417,7 @@ def _runtime_archive(offload: str, verbose: bool) -> list[str]:
     if offload == "emu":
         sources += sorted(EMU_RT.glob("*.cpp"))
         headers += sorted(EMU_RT.glob("*.h")) + sorted(EMU_RT.glob("*.hpp"))
-        flags = ["-std=c++17", "-O2", "-DOMPGPU_EMU", "-include", str(EMU_HEADER), f"-I{HOST_RT}", f"-I{EMU_RT}"]
+        flags = ["-std=c++17", "-O2", "-DOMPGPU_EMU", f"-I{HOST_RT}", f"-I{EMU_RT}"]
         libs = ["-lpthread"]
     else:
         cuda = find_cuda_runtime()
@@ -422,8 +431,12 @@ def _runtime_archive(offload: str, verbose: bool) -> list[str]:
             objs = [str(Path(tmp) / (src.stem + ".o")) for src in sources]
             # One compile per core at once: the first build of a fresh cache (a new machine, a
             # new host compiler, every CI leg) waits for this library, 15 sources of it.
+            # Under the emulator each source starts with the emulator's header (-include), read
+            # precompiled.
+            prelude = (_precompiled_include(cxx, [*flags, "-fPIC"], f'#include "{EMU_HEADER}"\n', "ompgpu_emu.h", verbose)
+                       if offload == "emu" else [])
             with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-                futures = [pool.submit(run, [cxx, *flags, "-fPIC", "-c", str(src), "-o", obj], verbose,
+                futures = [pool.submit(run, [cxx, *flags, "-fPIC", *prelude, "-c", str(src), "-o", obj], verbose,
                                        f"building the ompgpu runtime ({src.name})") for src, obj in zip(sources, objs)]
             for future in futures:  # the first failing source, in order, is the error
                 future.result()
