@@ -164,7 +164,8 @@ def _device_compiler(offload: str) -> str:
     """The device compilers a build may use (part of the cache key)."""
     if offload != "cuda":
         return ""
-    nvrtc, cuda = find_nvrtc(), find_cuda(required=nvrtc is None)
+    nvrtc = find_nvrtc()
+    cuda = find_cuda(required=nvrtc is None)
     return " ".join(([f"NVRTC {nvrtc.path} {nvrtc.version()}"] if nvrtc else []) +
                     ([f"{cuda.nvcc} {cuda.version()}"] if cuda else []))
 
