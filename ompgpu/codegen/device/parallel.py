@@ -61,6 +61,20 @@ def _region_tail(body: c_ast.Node) -> int | None:
     return None
 
 
+def _shared_names(d: Directive, sharing: Sharing) -> set[str]:
+    """The outer variables that are shared in the region: a task in it shares them too (OpenMP's
+    rule for a variable shared in the enclosing context), so its writes reach them. Those passed
+    by address, and those passed by value that are shared but read-only, such as a mapped array
+    that arrives as a pointer to its first element (the region writes its elements, not the
+    pointer) - not the firstprivate ones."""
+    listed_shared = {item.name for c in d.clauses if c.kind == "shared" for item in c.items}
+    firstprivate = {item.name for c in d.clauses if c.kind == "firstprivate" for item in c.items}
+    default = next((c.value for c in d.clauses if c.kind == "default"), None)
+    by_value = {sym.name for sym in sharing.by_value
+                if sym.name in listed_shared or (sym.name not in firstprivate and default not in ("firstprivate", "private"))}
+    return {sym.name for sym in sharing.by_pointer} | by_value
+
+
 def parallel(em, n: OmpConstruct) -> str:
     d = n.directive
     rest = d.leaves[1:]
@@ -138,7 +152,7 @@ def outline(em, n: OmpConstruct, sharing: Sharing, inner: Directive | None,
     spread = em.spread and spmd_site and em.in_region == 0
     sub.spread = spread
     sub.thread_num_known = sub.team_size is not None or (em.plan is not None and em.in_region == 0 and d.clause("if") is None)
-    sub.task_shared = {sym.name for sym in sharing.by_pointer}
+    sub.task_shared = _shared_names(d, sharing)
     sub.register_candidates = em.register_candidates
     sub.grid_loop = grid_loop
     sub.grid_tile_bytes = grid_tile_bytes
