@@ -363,7 +363,11 @@ def _check_contiguous(item: ListItem, env) -> None:
     while isinstance(t, (c_ast.ArrayDecl, c_ast.PtrDecl)):
         dims.append(t.dim if isinstance(t, c_ast.ArrayDecl) else None)
         t = resolve_typedef(t.type, env)
-    for k, sec in enumerate(item.sections[1:], start=1):
+    dims = _lowered_row_lengths(item.name, env) or dims
+    # Leading single subscripts pick one row (`m[dev][0:N]`, `a[2][3:5]`): the section begins at
+    # the first range, and only the dimensions after that must be whole.
+    first = next((k for k, sec in enumerate(item.sections) if sec.is_range), len(item.sections))
+    for k, sec in enumerate(item.sections[first + 1:], start=first + 1):
         lower_zero = sec.lower is None or int_constant(sec.lower.text) == 0
         if not sec.is_range or not lower_zero:
             whole = False
@@ -376,9 +380,22 @@ def _check_contiguous(item: ListItem, env) -> None:
                                               (int_constant(sec.length.text) is not None and
                                                int_constant(sec.length.text) == int_constant(dim_text)))
         if not whole:
-            raise UnsupportedError(f"map of '{item.text}': a section whose dimensions after the first are not whole "
+            raise UnsupportedError(f"map of '{item.text}': a section whose dimensions after its first range are not whole "
                                    "is not contiguous; map clauses need contiguous storage (target update takes "
                                    "such sections)", sec.coord)
+
+
+def _lowered_row_lengths(name: str, env) -> list | None:
+    """The dimensions of a variably modified variable that parser/declarators.py made flat
+    (`int m[n + 1][N]` is one flat array there): None for the first (a section of it is any
+    run of rows), then each row length, from the hidden constant that holds it
+    (`__ompgpu_vla_m_1 = N`); None where `name` was not lowered."""
+    dims: list = [None]
+    while True:
+        sym = env.lookup(f"__ompgpu_vla_{name}_{len(dims)}")
+        if sym is None or not isinstance(sym.decl, c_ast.Decl) or sym.decl.init is None:
+            return dims if len(dims) > 1 else None
+        dims.append(sym.decl.init)
 
 
 def _looks_pointer(item: ListItem, env=None) -> bool:
