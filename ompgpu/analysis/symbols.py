@@ -254,17 +254,62 @@ def region_uses(stmt: c_ast.Node, env: Env) -> Uses:
     return u
 
 
-def _lvalue_root(n: c_ast.Node) -> c_ast.ID | None:
-    """The variable an lvalue names when writing it changes the variable itself."""
-    while isinstance(n, c_ast.StructRef) and n.type == ".":
-        n = n.name
-    if isinstance(n, c_ast.ArrayRef):
-        # Writing a[i] changes the variable only when a is an array (not a pointer).
-        root = n
-        while isinstance(root, c_ast.ArrayRef):
-            root = root.name
-        return root if isinstance(root, c_ast.ID) else None
-    return n if isinstance(n, c_ast.ID) else None
+def _lvalue_path(n: c_ast.Node) -> tuple[c_ast.ID | None, list[tuple[str, str]]]:
+    """The variable an lvalue starts from and the steps from it to the lvalue, outermost first:
+    ('[]', '') for a subscript, ('.', member) and ('->', member) for member accesses. None
+    where the lvalue does not start from a variable (`*p`, a call's result)."""
+    steps: list[tuple[str, str]] = []
+    while True:
+        if isinstance(n, c_ast.ArrayRef):
+            steps.append(("[]", ""))
+            n = n.name
+        elif isinstance(n, c_ast.StructRef):
+            steps.append((n.type, n.field.name))
+            n = n.name
+        else:
+            break
+    return (n if isinstance(n, c_ast.ID) else None), steps[::-1]
+
+
+def _member_type(t: c_ast.Node | None, member: str, env: Env) -> c_ast.Node | None:
+    """The declared type of `member` of the struct or union type t; None where unknown."""
+    inner = t.type if isinstance(t, c_ast.TypeDecl) else None
+    if not isinstance(inner, (c_ast.Struct, c_ast.Union)):
+        return None
+    decls = inner.decls
+    if decls is None and inner.name:
+        tag = env.lookup(f"{'struct' if isinstance(inner, c_ast.Struct) else 'union'} {inner.name}")
+        decls = tag.decl.decls if tag is not None else None
+    for d in decls or ():
+        if d.name == member:
+            return d.type
+        if d.name is None:  # an anonymous struct or union member: its members are the outer one's
+            found = _member_type(d.type, member, env)
+            if found is not None:
+                return found
+    return None
+
+
+def writes_variable(sym_type: c_ast.Node, steps: list[tuple[str, str]], env: Env) -> bool:
+    """Whether writing the lvalue `v<steps>` of a variable of type sym_type changes the variable's
+    own storage: every subscript indexes an array (not a pointer) and every member access is
+    `.` (`s.rows[i][j]`, `a[i].x`), never through `->` or a pointer (`p[i]`, `s.p[i]`, which
+    write what the pointer points to). Where a member's type is unknown, it counts as a write
+    of the variable (sharing a variable by address is always right)."""
+    t = resolve_typedef(sym_type, env)
+    for kind, member in steps:
+        if kind == "->":
+            return False
+        if kind == "[]":
+            if not is_array(t):
+                return not is_pointer(t) and t is None
+            t = resolve_typedef(t.type, env)
+            continue
+        t = _member_type(t, member, env)
+        if t is None:
+            return True
+        t = resolve_typedef(t, env)
+    return True
 
 
 class _UseWalker(ScopedVisitor):
@@ -283,14 +328,14 @@ class _UseWalker(ScopedVisitor):
         return None
 
     def _note_write(self, target: c_ast.Node, address: bool = False) -> None:
-        root = _lvalue_root(target)
+        root, steps = _lvalue_path(target)
         if root is None:
             return
         sym = self._outer_symbol(root.name)
         if sym is None:
             return
-        if isinstance(target, c_ast.ArrayRef) and not is_array(sym.type):
-            return  # p[i] = ... writes the pointee, not p
+        if not writes_variable(sym.type, steps, self.env):
+            return  # p[i] = ..., s->x = ..., s.p[i] = ...: the pointee, not the variable
         (self.uses.address_taken if address else self.uses.written).add(sym)
 
     def visit_ID(self, n: c_ast.ID) -> None:
