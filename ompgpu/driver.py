@@ -30,7 +30,7 @@ from ompgpu.parser.loop_transforms import apply_loop_transforms
 from ompgpu.parser.variants import resolve_variants
 from ompgpu.timing import phase, start_report, stop_report
 from ompgpu.plan.mode import plan_kernels
-from ompgpu.toolchain import (DEVICE_RT, EMU_RT, HOST_RT, find_cuda, host_cc, host_compiler_identity, host_cxx,
+from ompgpu.toolchain import (DEVICE_RT, EMU_LINKED_USE, EMU_RT, HOST_RT, find_cuda, host_cc, host_compiler_identity, host_cxx,
                               host_openmp_flags, emu_prelude, nesting_flags, run, runtime_library, SOURCE_ENCODING)
 
 
@@ -339,7 +339,7 @@ def _compile_emulated(t: Translation, opts: Options, dev_cu: Path, dev_o: Path, 
     # -Wno-narrowing: the user's C initializers convert implicitly (`double v[] = {i}`), which
     # C++ calls narrowing and clang rejects unless told (g++ only warns).
     cxx = host_cxx()
-    flags = ["-std=c++17", "-O1" if opts.opt_level == "-O0" else opts.opt_level, "-g1", "-x", "c++", "-DOMPGPU_EMU",
+    flags = ["-std=c++17", "-O1" if opts.opt_level == "-O0" else opts.opt_level, "-g1", "-x", "c++", "-DOMPGPU_EMU", EMU_LINKED_USE,
              f"-I{DEVICE_RT}", f"-I{HOST_RT}", f"-I{EMU_RT}", "-w", "-Wno-narrowing", *pic, *nesting_flags(cxx)]
     with phase("compile device code"):
         run([cxx, *flags, *emu_prelude(cxx, flags, opts.verbose), "-c", str(dev_cu), "-o", str(dev_o)], opts.verbose,

@@ -369,7 +369,7 @@ def _precompiled_include(cxx: str, flags: list[str], text: str, name: str, verbo
     here on first use, keyed by the compiler, the flags and every runtime header's contents).
     The header includes the real ones, so where the compiler cannot build or use the
     precompiled form, the compile reads them as text: the same code, slower."""
-    headers = (sorted(EMU_RT.glob("*.h")) + sorted(DEVICE_RT.glob("*.cuh")) + sorted(HOST_RT.glob("*.h"))
+    headers = (sorted(EMU_RT.glob("*.h")) + sorted(EMU_RT.glob("*.inc")) + sorted(DEVICE_RT.glob("*.cuh")) + sorted(HOST_RT.glob("*.h"))
                + sorted(HOST_RT.glob("*.hpp")))
     key = _sources_hash(headers, "\0".join([_compiler_stamp(cxx), *flags, text]))
     folder = cache_dir() / f"prelude-{key}"
@@ -409,6 +409,24 @@ def _header_flags(flags: list[str]) -> list[str]:
     return ["-x", "c++-header", *out]
 
 
+# What a file ompgpu compiles for the emulator defines: the emulator's large functions are the
+# runtime library's (emu_runtime.cpp defines them: 2), GNU inline elsewhere (1); see cuda_emu.h.
+EMU_LINKED_USE = "-DOMPGPU_EMU_RUNTIME_LIBRARY=1"
+EMU_LINKED_DEFINE = "-DOMPGPU_EMU_RUNTIME_LIBRARY=2"
+
+
+def _runtime_source_flags(cxx: str, flags: list[str], src: Path, offload: str, verbose: bool) -> list[str]:
+    """A runtime source's own flags: under the emulator, the emulator's header first (-include;
+    precompiled for the host runtime's sources), and the emulator's own sources define its
+    out-of-line functions."""
+    if offload != "emu":
+        return []
+    if src.parent == EMU_RT:
+        return [EMU_LINKED_DEFINE, "-include", str(EMU_HEADER)]
+    return _precompiled_include(cxx, [*flags, "-fPIC", EMU_LINKED_USE], f'#include "{EMU_HEADER}"\n', "ompgpu_emu.h",
+                                verbose) + [EMU_LINKED_USE]
+
+
 def _runtime_archive(offload: str, verbose: bool) -> list[str]:
     sources = sorted(HOST_RT.glob("*.cpp"))
     # Every header counts (.h and .hpp): a change to one must rebuild the cached library.
@@ -416,7 +434,7 @@ def _runtime_archive(offload: str, verbose: bool) -> list[str]:
     cxx = host_cxx()
     if offload == "emu":
         sources += sorted(EMU_RT.glob("*.cpp"))
-        headers += sorted(EMU_RT.glob("*.h")) + sorted(EMU_RT.glob("*.hpp"))
+        headers += sorted(EMU_RT.glob("*.h")) + sorted(EMU_RT.glob("*.hpp")) + sorted(EMU_RT.glob("*.inc"))
         flags = ["-std=c++17", "-O2", "-DOMPGPU_EMU", f"-I{HOST_RT}", f"-I{EMU_RT}"]
         libs = ["-lpthread"]
     else:
@@ -431,13 +449,11 @@ def _runtime_archive(offload: str, verbose: bool) -> list[str]:
             objs = [str(Path(tmp) / (src.stem + ".o")) for src in sources]
             # One compile per core at once: the first build of a fresh cache (a new machine, a
             # new host compiler, every CI leg) waits for this library, 15 sources of it.
-            # Under the emulator each source starts with the emulator's header (-include), read
-            # precompiled.
-            prelude = (_precompiled_include(cxx, [*flags, "-fPIC"], f'#include "{EMU_HEADER}"\n', "ompgpu_emu.h", verbose)
-                       if offload == "emu" else [])
+            commands = [[cxx, *flags, "-fPIC", *_runtime_source_flags(cxx, flags, src, offload, verbose), "-c", str(src),
+                         "-o", obj] for src, obj in zip(sources, objs)]
             with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-                futures = [pool.submit(run, [cxx, *flags, "-fPIC", *prelude, "-c", str(src), "-o", obj], verbose,
-                                       f"building the ompgpu runtime ({src.name})") for src, obj in zip(sources, objs)]
+                futures = [pool.submit(run, cmd, verbose, f"building the ompgpu runtime ({src.name})")
+                           for cmd, src in zip(commands, sources)]
             for future in futures:  # the first failing source, in order, is the error
                 future.result()
             staged = Path(tmp) / "libompgpu_host.a"

@@ -75,7 +75,7 @@ def compiler_version() -> str:
     """A hash of every source file of the compiler and its runtimes."""
     h = hashlib.sha256(ompgpu.__version__.encode())
     for path in sorted(PACKAGE_DIR.rglob("*")):
-        if path.is_file() and path.suffix in (".py", ".j2", ".cuh", ".h", ".hpp", ".cpp", ".cu", ".lark"):
+        if path.is_file() and path.suffix in (".py", ".j2", ".cuh", ".h", ".hpp", ".inc", ".cpp", ".cu", ".lark"):
             h.update(str(path.relative_to(PACKAGE_DIR)).encode())
             h.update(path.read_bytes())
     return h.hexdigest()[:16]

@@ -104,6 +104,21 @@
 // Host API functions stay out of line, like the real library's (keeps -Wmaybe-uninitialized quiet).
 #define OMPGPU_EMU_API inline __attribute__((noinline))
 
+// The emulator's large functions (scheduler, barriers and collectives, block runner, reports,
+// fault handler) and its non-template host API are OMPGPU_EMU_LINKED: the headers declare them
+// and emu_linked.inc defines them. Used on its own, this header includes emu_linked.inc at its
+// end (inline definitions: header-only). ompgpu's own builds compile them once: its runtime
+// library defines them (emu_runtime.cpp, built with -DOMPGPU_EMU_RUNTIME_LIBRARY=2), and every
+// other file it compiles for the emulator (a program's device code, the host runtime; =1) sees
+// the declarations alone, so a program's device code does not compile the emulator again.
+#if defined(OMPGPU_EMU_RUNTIME_LIBRARY)
+#define OMPGPU_EMU_LINKED
+#define OMPGPU_EMU_LINKED_API __attribute__((noinline))
+#else
+#define OMPGPU_EMU_LINKED inline
+#define OMPGPU_EMU_LINKED_API OMPGPU_EMU_API
+#endif
+
 // ---------------------------------------------------------------------------------------
 // The emulator, by concern (each part uses what the ones before it define)
 // ---------------------------------------------------------------------------------------
@@ -118,5 +133,8 @@
 #include "emu_atomics.h"
 #include "emu_intrinsics.h"
 #include "emu_runtime_api.h"
+#if !defined(OMPGPU_EMU_RUNTIME_LIBRARY) || OMPGPU_EMU_RUNTIME_LIBRARY == 2
+#include "emu_linked.inc"
+#endif
 
 #endif  // OMPGPU_CUDA_EMU_H

@@ -7,20 +7,7 @@
 // ---------------------------------------------------------------------------------------
 // Device functions
 // ---------------------------------------------------------------------------------------
-[[noreturn]] __attribute__((format(printf, 1, 2))) inline void ompgpu_emu_fail(const char *fmt, ...) {
-  ompgpu_emu::begin_report();
-  char buf[2048];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  size_t n = strlen(buf);
-  while (n && buf[n - 1] == '\n') buf[--n] = 0;
-  fprintf(stderr, "ompgpu-emu: %s\n", buf);
-  ompgpu_emu::Str w = ompgpu_emu::where();
-  if (w.s[0]) fprintf(stderr, "ompgpu-emu:  (%s)\n", w.s + 1);
-  ompgpu_emu::end_report();
-}
+[[noreturn]] __attribute__((format(printf, 1, 2))) void ompgpu_emu_fail(const char *fmt, ...);
 
 // PTX `exit`: ends the calling thread at once, from any call depth (its stack is dropped
 // without running destructors). Barriers and warp collectives count it as exited.

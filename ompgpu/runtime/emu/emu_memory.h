@@ -57,18 +57,7 @@ inline bool on_current_stack(const void *p) {
   return (uintptr_t)p >= lo && (uintptr_t)p < hi;
 }
 
-inline void *watchdog(void *) {
-  for (;;) {
-    struct timespec ts = {0, 100 * 1000 * 1000};
-    nanosleep(&ts, nullptr);
-    unsigned long long st = __atomic_load_n(&state().launch_start_ns, __ATOMIC_RELAXED);
-    if (st && now_ns() - st > (unsigned long long)config().timeout_s * 1000000000ull)
-      fatal("kernel %s did not finish within OMPGPU_EMU_TIMEOUT=%ld s (threads spinning on plain memory "
-            "without yield points, or waiting for another block?)",
-            state().launch_name ? state().launch_name : "?", config().timeout_s);
-  }
-  return nullptr;
-}
+void *watchdog(void *);
 inline void watchdog_start() {
   if (config().timeout_s <= 0) return;
   static bool once = (start_detached(watchdog, nullptr), true);

@@ -71,25 +71,7 @@ inline void wake(Exec &e, Fiber &f) {
 
 // Every lane of warp w that could still reach __activemask() is waiting or spinning:
 // release the lanes waiting there, grouped by call site.
-inline void resolve_activemask(Exec &e, Warp &w) {
-  uint32_t am = w.am;
-  w.am = 0;
-  while (am) {
-    int l = __builtin_ctz(am);
-    void *site = e.fibers[w.first + l].site;
-    uint32_t group = 0;
-    for (uint32_t m = am; m; m &= m - 1) {
-      int k = __builtin_ctz(m);
-      if (e.fibers[w.first + k].site == site) group |= 1u << k;
-    }
-    am &= ~group;
-    for (uint32_t m = group; m; m &= m - 1) {
-      Fiber &g = e.fibers[w.first + __builtin_ctz(m)];
-      g.result = group;
-      wake(e, g);
-    }
-  }
-}
+void resolve_activemask(Exec &e, Warp &w);
 
 inline void unfresh(Exec &e, Fiber &f) {
   if (f.fresh) {
@@ -109,19 +91,9 @@ inline void block_current(Exec &e) {
   if (f.wait != W_NONE) switch_away(e);
 }
 
-[[noreturn]] inline void livelock_report(Exec &e);
+[[noreturn]] void livelock_report(Exec &e);
 
-inline void yield_current(Exec &e, bool spin) {
-  Fiber &f = *e.cur;
-  if (spin && ++e.spin_yields > config().spin_limit && config().threads == 1) livelock_report(e);
-  if (++f.spins >= 2 && f.fresh) {
-    unfresh(e, f);
-    Warp &w = e.warps[f.warp];
-    if (w.nfresh == 0 && w.am) resolve_activemask(e, w);
-  }
-  push_ready(e, f);
-  switch_away(e);
-}
+void yield_current(Exec &e, bool spin);
 
 inline Exec &in_kernel(const char *what) {
   Exec *e = t_exec;

@@ -25,14 +25,7 @@ struct Str {
   char s[400];
   const char *c_str() const { return s; }
 };
-__attribute__((format(printf, 1, 2))) inline Str strf(const char *fmt, ...) {
-  Str r;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(r.s, sizeof r.s, fmt, ap);
-  va_end(ap);
-  return r;
-}
+__attribute__((format(printf, 1, 2))) Str strf(const char *fmt, ...);
 struct Mutex {
   pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
   void lock() { pthread_mutex_lock(&m); }
@@ -123,18 +116,9 @@ inline void begin_report() {
 
 struct Fiber;
 struct Exec;
-inline Str where();
+Str where();
 
-[[noreturn]] __attribute__((format(printf, 1, 2))) inline void fatal(const char *fmt, ...) {
-  begin_report();
-  char buf[2048];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  fprintf(stderr, "ompgpu-emu: %s\n", buf);
-  end_report();
-}
+[[noreturn]] __attribute__((format(printf, 1, 2))) void fatal(const char *fmt, ...);
 
 // ----- context switch ------------------------------------------------------------------------
 #if OMPGPU_EMU_ASM_SWITCH
@@ -265,12 +249,7 @@ struct Exec {
 inline __thread Exec *t_exec = nullptr;
 
 inline Str fmt_block(uint3 b) { return strf("(%u,%u,%u)", b.x, b.y, b.z); }
-inline Str where() {
-  Exec *e = t_exec;
-  if (!e || !e->cur) return strf("%s", "");
-  return strf(" in block %s thread %u of kernel %s", fmt_block(e->block).c_str(), e->cur->lin,
-              e->L && e->L->name ? e->L->name : "?");
-}
+Str where();
 
 }  // namespace ompgpu_emu
 
