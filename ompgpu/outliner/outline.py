@@ -322,22 +322,27 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
             privates.append(sym)
             continue
         if name in device_ptrs:
-            if is_array(t) and name in has_device_addr:
-                # an array whose storage is the device's (use_device_addr of an enclosing target
-                # data names it so): the region works on that storage, as on a mapped array's
+            # has_device_addr of a variable that is not a pointer (and, as OpenMP 5.1 says, is_device_ptr
+            # of one): its storage is the device's (use_device_addr of an enclosing target data names it
+            # so); the region works on that storage: an array's as on a mapped array's, a scalar or
+            # struct by reference as a mapped one
+            if is_array(t):
                 captures.append(Capture(sym, "pointer", "", None, False, device_address=True))
                 continue
             if not is_pointer(t):
-                # The variable's own storage would have to be the device's: passing it by value
-                # would make the region write a private copy.
-                raise UnsupportedError(f"has_device_addr of '{name}', which is neither a pointer nor an array, is not "
-                                       "supported yet", _clause_item_coord(d, name))
+                captures.append(Capture(sym, "object", "", None, False, device_address=True))
+                continue
             captures.append(Capture(sym, "literal", "", None, False))
             continue
         if name in maps:
             mtype, item = maps[name]
             if is_pointer(t) and item.sections:
                 captures.append(Capture(sym, "pointer", mtype, item, False))
+            elif is_pointer(t) and not item.members and any(m in mtype for m in ("from",)):
+                # map(from: p) / map(tofrom: p) maps the pointer variable itself: the region's
+                # writes to p come back (translated back to the host's address where p points
+                # into mapped storage; OMPGPU_MAP_POINTER_VALUE)
+                captures.append(Capture(sym, "object", mtype, item, False))
             elif is_pointer(t):
                 captures.append(Capture(sym, "attach", mtype, item, False))
             elif is_array(t):

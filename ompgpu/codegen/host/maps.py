@@ -116,8 +116,9 @@ def kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset(), host_valu
             # kernel parameter is unused and gets the translated address or NULL).
             entries.append(MapEntry(f"(void *)&({cap.name})", f"(void *)&({cap.name})", "0",
                                     _flags("", (), ["OMPGPU_MAP_ATTACH_ONLY", "OMPGPU_MAP_ARG"]), cap.name))
-        elif cap.device_address:
-            value = f"(void *)&(void *){{ (void *)({cap.name}) }}"
+        elif cap.device_address:  # its address is the device's: passed as it is (an array decays to it)
+            address = f"({cap.name})" if cap.how == "pointer" else f"&({cap.name})"
+            value = f"(void *)&(void *){{ (void *){address} }}"
             entries.append(MapEntry(value, value, "0", _flags("", (), ["OMPGPU_MAP_LITERAL", "OMPGPU_MAP_ARG"]), cap.name))
         elif cap.how == "literal" and cap.name in host_values:
             value = f"(void *)&(long long){{ {host_values[cap.name]} }}"
@@ -146,8 +147,10 @@ def kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset(), host_valu
                 e = MapEntry(f"(void *)({cap.name})", e.begin, e.size, e.flags, e.name)
             entries.append(e)
         else:
+            pointer_value = ["OMPGPU_MAP_POINTER_VALUE"] if is_pointer(resolve_typedef(cap.sym.type, k.env)) else []
             entries.append(MapEntry(f"(void *)&({cap.name})", f"(void *)&({cap.name})", f"(long long)sizeof({cap.name})",
-                                    _flags(cap.map_type, mods.get(cap.name, cap.modifiers), ["OMPGPU_MAP_ARG", *implicit]), cap.name))
+                                    _flags(cap.map_type, mods.get(cap.name, cap.modifiers),
+                                           ["OMPGPU_MAP_ARG", *pointer_value, *implicit]), cap.name))
     # Mapped items the region does not use still move data.
     struct_types: dict[str, str] = {}
     for c in k.construct.directive.clauses:

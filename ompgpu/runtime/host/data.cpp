@@ -101,11 +101,33 @@ void reattach(Device &dev, const Loc &loc, const Mapping *m, std::uintptr_t b, s
   }
 }
 
+// A pointer variable's value as its device copy holds it (OMPGPU_MAP_POINTER_VALUE): the device
+// address where the host value points into mapped storage, else the value itself.
+std::uintptr_t pointer_to_device(Device &dev, std::uintptr_t host_value) {
+  Mapping *m = nullptr;
+  if (!host_value || dev.table.find(host_value, 0, &m) != Lookup::Contained || absent_link(m)) return host_value;
+  return m->translate(host_value);
+}
+
+// Its copy back: the device's value, as OpenMP says, except where the region left it as it
+// went out (the host's value translated): then the host keeps its own value, not a device
+// address it never asked for.
+std::uintptr_t pointer_from_device(Device &dev, std::uintptr_t device_value, std::uintptr_t host_value) {
+  return device_value == pointer_to_device(dev, host_value) ? host_value : device_value;
+}
+
 void copy_to_device(Device &dev, const Loc &loc, const ompgpu_map_entry &e, const Mapping *m) {
   std::uintptr_t b = addr(e.begin);
   std::size_t s = static_cast<std::size_t>(e.size);
   if (m->translate(b) == b) return;   // device memory mapped onto itself (a device array passed in)
-  cudaError_t err = copy_sync(loc, dev, ptr(m->translate(b)), e.begin, s, cudaMemcpyHostToDevice);
+  std::uintptr_t pointer_value = 0;
+  const void *src = e.begin;
+  if ((e.flags & OMPGPU_MAP_POINTER_VALUE) && s == sizeof pointer_value) {
+    std::memcpy(&pointer_value, e.begin, sizeof pointer_value);
+    pointer_value = pointer_to_device(dev, pointer_value);
+    src = &pointer_value;
+  }
+  cudaError_t err = copy_sync(loc, dev, ptr(m->translate(b)), src, s, cudaMemcpyHostToDevice);
   if (err != cudaSuccess)
     cuda_fatal(loc, err, strprintf("copy of '%s' to device", item_name(e)));
   info(loc, "copy to device '%s' (%zu bytes)", item_name(e), s);
@@ -117,6 +139,8 @@ void copy_from_device(Device &dev, const Loc &loc, const ompgpu_map_entry &e, co
   std::uintptr_t b = addr(e.begin);
   std::size_t s = static_cast<std::size_t>(e.size);
   if (m->translate(b) == b) return;   // device memory mapped onto itself
+  std::uintptr_t host_pointer = 0;   // an OMPGPU_MAP_POINTER_VALUE item's value before the copy
+  if (e.flags & OMPGPU_MAP_POINTER_VALUE) std::memcpy(&host_pointer, e.begin, std::min(s, sizeof host_pointer));
   // Attached pointers keep their host values (their device copies hold device addresses).
   std::vector<std::pair<std::uintptr_t, void *>> keep;
   for (auto it = m->attached.lower_bound(b); it != m->attached.end() && it->first < b + s; ++it) {
@@ -132,6 +156,12 @@ void copy_from_device(Device &dev, const Loc &loc, const ompgpu_map_entry &e, co
     cuda_fatal(loc, err, strprintf("copy of '%s' from device", item_name(e)), notes);
   }
   for (auto &k : keep) std::memcpy(ptr(k.first), &k.second, sizeof k.second);
+  if ((e.flags & OMPGPU_MAP_POINTER_VALUE) && s == sizeof(std::uintptr_t)) {
+    std::uintptr_t value;
+    std::memcpy(&value, e.begin, sizeof value);
+    value = pointer_from_device(dev, value, host_pointer);
+    std::memcpy(e.begin, &value, sizeof value);
+  }
   info(loc, "copy from device '%s' (%zu bytes)", item_name(e), s);
 }
 

@@ -100,6 +100,11 @@ typedef struct ompgpu_kernel_desc {
                                        `a` is an allocator the runtime makes on the device for the launch
                                        from the traits array at base (size: how many traits) and
                                        destroys after it; begin is the host's `a` */
+#define OMPGPU_MAP_POINTER_VALUE 0x2000 /* the item is a pointer variable mapped as an object (map(from:
+                                       p), map(tofrom: p)): its copy to the device holds the device
+                                       address where the host value points into mapped storage (else
+                                       the value itself); its copy back brings the device's value,
+                                       unless the region left the value it got (the host keeps its own) */
 
 /* The `device` argument when the construct has no device clause: use the
    default-device ICV (OMP_DEFAULT_DEVICE / omp_set_default_device). Any other value is
