@@ -18,6 +18,7 @@ from pycparser import c_ast, c_lexer, c_parser
 from pycparser.c_parser import ParseError
 
 from ompgpu.errors import CSyntaxError, SourceCoord
+from ompgpu.parser.pragma_macros import expand_pragma_macros
 from ompgpu.toolchain import execute
 
 # Keywords whose parenthesised argument is a GNU extension pycparser does not know.
@@ -101,12 +102,14 @@ OMP_OVERLAY = Path(__file__).resolve().parent.parent / "runtime" / "host" / "omp
 
 def preprocess(path: str, cc: str = "gcc", cpp_args: tuple[str, ...] = (), verbose: bool = False) -> PreprocessedUnit:
     """Run the system preprocessor with -fopenmp so `_Pragma("omp ...")` becomes `#pragma omp`."""
-    proc = execute([cc, "-E", "-fopenmp", "-isystem", str(OMP_OVERLAY), *cpp_args, path], verbose, "the C preprocessor")
+    command = [cc, "-E", "-fopenmp", "-isystem", str(OMP_OVERLAY), *cpp_args, path]
+    proc = execute(command, verbose, "the C preprocessor")
     if proc.returncode != 0:
         # cpp already printed gcc-style diagnostics; pass them on verbatim.
         raise CppFailed(proc.stderr.rstrip())
-    origins, system = _line_origins(proc.stdout, path)
-    return PreprocessedUnit(path, proc.stdout, origins, system, _presumed_sources(path))
+    text = expand_pragma_macros(proc.stdout, cc, command, verbose)
+    origins, system = _line_origins(text, path)
+    return PreprocessedUnit(path, text, origins, system, _presumed_sources(path))
 
 
 _FIRST_LINE_DIRECTIVE_RE = re.compile(r'^\s*#\s*line\s+1\s+"((?:\\.|[^"\\])*)"\s*$')
