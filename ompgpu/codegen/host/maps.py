@@ -147,7 +147,11 @@ def kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset(), host_valu
                 e = MapEntry(f"(void *)({cap.name})", e.begin, e.size, e.flags, e.name)
             entries.append(e)
         else:
-            pointer_value = ["OMPGPU_MAP_POINTER_VALUE"] if is_pointer(resolve_typedef(cap.sym.type, k.env)) else []
+            # A pointer in the construct's own map clause goes out translated (where it points into
+            # mapped storage) and comes back as the region left it; one mapped by defaultmap(tofrom)
+            # is its storage, bit for bit, both ways (tests/programs/defaultmap_forms.c).
+            pointer_value = ["OMPGPU_MAP_POINTER_VALUE"] if not cap.implicit and is_pointer(
+                resolve_typedef(cap.sym.type, k.env)) else []
             entries.append(MapEntry(f"(void *)&({cap.name})", f"(void *)&({cap.name})", f"(long long)sizeof({cap.name})",
                                     _flags(cap.map_type, mods.get(cap.name, cap.modifiers),
                                            ["OMPGPU_MAP_ARG", *pointer_value, *implicit]), cap.name))
