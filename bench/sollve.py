@@ -2,7 +2,8 @@
 ompgpu and run: how many of its C tests pass, per OpenMP version (issue 46).
 
     python3 bench/sollve.py build SOLLVE OUT [--jobs N] [--versions 4.5,5.0,5.1] [-- ompgpu flags]
-        builds SOLLVE/tests/<version>/**/*.c with `ompgpu cc -O3 -I SOLLVE/ompvv ... -lm` into
+        builds the suite's library (SOLLVE/ompvv/libompvv.c, with a target region, as libompvv.a)
+        and SOLLVE/tests/<version>/**/*.c with `ompgpu cc -O3 -I SOLLVE/ompvv ... libompvv.a -lm` into
         OUT/<version>/<test>, N at a time; a test that does not build keeps its first error
         line in OUT/builds.csv
     python3 OUT/sollve.py run OUT [--timeout S] [--csv FILE]
@@ -33,6 +34,14 @@ def build(sollve: Path, out: Path, jobs: int, versions: tuple[str, ...], flags: 
     out.mkdir(parents=True, exist_ok=True)
     shutil.copy(__file__, out / "sollve.py")
     tests = [(v, src) for v in versions for src in sorted((sollve / "tests" / v).rglob("*.c"))]
+    # The suite's own library (a target region in a static library, as its Makefile builds it):
+    # every test links it.
+    library = out / "libompvv.a"
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "-O3", "-c", f"-I{sollve / 'ompvv'}", *flags,
+                        str(sollve / "ompvv" / "libompvv.c"), "-o", str(out / "libompvv.o")], capture_output=True, text=True)
+    if r.returncode != 0 or subprocess.run(["ar", "rcs", str(library), str(out / "libompvv.o")]).returncode != 0:
+        print(f"libompvv.a did not build:\n{r.stderr}", file=sys.stderr)
+        return 1
 
     def one(job):
         version, src = job
@@ -40,7 +49,7 @@ def build(sollve: Path, out: Path, jobs: int, versions: tuple[str, ...], flags: 
         exe.parent.mkdir(parents=True, exist_ok=True)
         t = time.perf_counter()
         r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "-O3", f"-I{sollve / 'ompvv'}", *flags, str(src),
-                            "-o", str(exe), "-lm"], capture_output=True, text=True, errors="replace")
+                            "-o", str(exe), str(library), "-lm"], capture_output=True, text=True, errors="replace")
         first_error = next((line for line in r.stderr.splitlines() if "error" in line), r.stderr.strip()[:200])
         return version, src.stem, r.returncode == 0, time.perf_counter() - t, "" if r.returncode == 0 else first_error
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 6 (2026-11-28), run 2: issue 46 on the GPU. The OpenMP validation suite (SOLLVE/sollve_vv
+# Session 6 (2026-11-28), runs 2 and 3: issue 46 on the GPU (run 3: the suite's libompvv.a linked, as its Makefile does). The OpenMP validation suite (SOLLVE/sollve_vv
 # d978684, its tests/4.5, 5.0, 5.1 and ompvv carried in .sollve, outside the project) built there
 # by ompgpu (bench/sollve.py, -O3, 14 at a time) and run; every run-and-check program built there
 # in both modes and run (the new ones: pointer_variable_maps, directive_macros).
