@@ -330,17 +330,19 @@ class ParsedUnit:
     ast: c_ast.FileAST
 
 
-def parse_c(pre: PreprocessedUnit) -> ParsedUnit:
-    """Parse preprocessed C. Coordinates in the AST are lines/columns of `pre.text`."""
-    text = sanitize(pre.text)
+def _with_builtin_typedefs(text: str) -> str:
+    """Sanitized text with the parser's builtin typedefs on its first line."""
     first_nl = text.find("\n")
     # Line 1 of gcc -E output is a line marker (blank after sanitizing): room for typedefs.
     if first_nl >= 0 and not text[:first_nl].strip():
-        text = _BUILTIN_TYPEDEFS + text[first_nl:]
-    else:
-        text = _BUILTIN_TYPEDEFS + " " + text
+        return _BUILTIN_TYPEDEFS + text[first_nl:]
+    return _BUILTIN_TYPEDEFS + " " + text
+
+
+def parse_c(pre: PreprocessedUnit) -> ParsedUnit:
+    """Parse preprocessed C. Coordinates in the AST are lines/columns of `pre.text`."""
     try:
-        ast, normalized = _parse_with_cached_headers(text, pre)
+        ast, normalized = _parse_with_cached_headers(pre)
     except _LocatedParseError as exc:
         coord = pre.user_coord(exc.line or len(pre.origins), exc.col or 1)
         raise CSyntaxError(_describe_parse_error(exc.msg), coord) from None
@@ -363,36 +365,39 @@ HEADER_CACHE_MIN_LINES = 300
 HEADER_CACHE_ENTRIES = 64
 
 
-def _parse_with_cached_headers(text: str, pre: PreprocessedUnit) -> tuple[c_ast.FileAST, int]:
-    """The tree of `text`, and how many of its top-level nodes came normalized from the cache."""
-    lines = text.split("\n")
+def _parse_with_cached_headers(pre: PreprocessedUnit) -> tuple[c_ast.FileAST, int]:
+    """The tree of the file, and how many of its top-level nodes came normalized from the cache.
+    Only what is parsed is sanitized: on a cache hit the headers' lines are read once, as the
+    key (sanitize works line by line, so the two parts sanitize as the whole would)."""
+    lines = pre.text.split("\n")
     first_user = _first_user_line(lines, pre)
     if first_user < HEADER_CACHE_MIN_LINES:
-        return _parse(text, pre.path), 0
-    prefix = "\n".join(lines[:first_user])
-    headers = _cached_header_parse(prefix)
+        return _parse(_with_builtin_typedefs(sanitize(pre.text)), pre.path), 0
+    headers = _cached_header_parse("\n".join(lines[:first_user]))
     if headers is None:
-        return _parse(text, pre.path), 0
+        return _parse(_with_builtin_typedefs(sanitize(pre.text)), pre.path), 0
     nodes, typedef_names = headers
     stand_ins = "".join(f"typedef int {name};" for name in typedef_names)
-    ast = _parse(stand_ins + "\n" * first_user + "\n".join(lines[first_user:]), pre.path)
+    ast = _parse(stand_ins + "\n" * first_user + sanitize("\n".join(lines[first_user:])), pre.path)
     ast.ext = nodes + ast.ext[len(typedef_names):]
     return ast, len(nodes)
 
 
 def _first_user_line(lines: list[str], pre: PreprocessedUnit) -> int:
-    """How many lines the text starts with that are blank or come from system headers (line 1,
-    gcc's first line marker, holds the parser's builtin typedefs: it counts as the headers')."""
+    """How many lines the text starts with that are blank (after sanitizing: line markers,
+    `__extension__`) or come from system headers (line 1, gcc's first line marker, holds the
+    parser's builtin typedefs: it counts as the headers')."""
     for i in range(1, len(lines)):
-        if lines[i].strip() and i < len(pre.origins) and pre.origins[i][0] not in pre.system_files:
+        if lines[i].strip() and i < len(pre.origins) and pre.origins[i][0] not in pre.system_files \
+                and sanitize(lines[i]).strip():
             return i
     return len(lines)
 
 
 def _cached_header_parse(prefix: str) -> tuple[list[c_ast.Node], list[str]] | None:
-    """The top-level nodes of `prefix` (system headers' text) and the typedef names it declares,
-    from the cache, or parsed and cached; None where it does not parse on its own or the cache
-    cannot be used."""
+    """The top-level nodes of `prefix` (system headers' text as cpp wrote it) and the typedef
+    names it declares, from the cache, or parsed (sanitized, after the builtin typedefs) and
+    cached; None where it does not parse on its own or the cache cannot be used."""
     from ompgpu import cache_dir   # here: the package imports this module
     import hashlib
     import os
@@ -410,7 +415,7 @@ def _cached_header_parse(prefix: str) -> tuple[list[c_ast.Node], list[str]] | No
     except Exception:  # noqa: BLE001 - a missing, damaged or foreign entry: parse again
         pass
     try:
-        ast = _parse(prefix, "<system headers>")
+        ast = _parse(_with_builtin_typedefs(sanitize(prefix)), "<system headers>")
     except ParseError:
         return None   # the headers end inside a declaration: parse the whole file
     names = [n.name for n in ast.ext if isinstance(n, c_ast.Typedef)]
