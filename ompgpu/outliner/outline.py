@@ -338,10 +338,10 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
             mtype, item = maps[name]
             if is_pointer(t) and item.sections:
                 captures.append(Capture(sym, "pointer", mtype, item, False))
-            elif is_pointer(t) and not item.members and any(m in mtype for m in ("from",)):
+            elif is_pointer(t) and not item.members and "from" in mtype:
                 # map(from: p) / map(tofrom: p) maps the pointer variable itself: the region's
-                # writes to p come back (translated back to the host's address where p points
-                # into mapped storage; OMPGPU_MAP_POINTER_VALUE)
+                # writes to p come back (OMPGPU_MAP_POINTER_VALUE: the region's value, unless it
+                # left p as it went out)
                 captures.append(Capture(sym, "object", mtype, item, False))
             elif is_pointer(t):
                 captures.append(Capture(sym, "attach", mtype, item, False))
