@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import statistics
 import subprocess
 import sys
@@ -32,9 +33,9 @@ def sources(only: str | None) -> dict[str, list[Path]]:
     return {k: v for k, v in groups.items() if only in (None, k)}
 
 
-def timed(cmd: list[str], cwd: Path) -> tuple[float, bool, str]:
+def timed(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, bool, str]:
     t = time.perf_counter()
-    r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, errors="replace")
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, errors="replace", env=env)
     return time.perf_counter() - t, r.returncode == 0, (r.stderr or r.stdout)[-300:]
 
 
@@ -56,17 +57,23 @@ def main(argv: list[str]) -> int:
     rows = []
     with tempfile.TemporaryDirectory(prefix="compile-time-") as tmp:
         work = Path(tmp)
+        # ompgpu as installed: pip compiles an installed package's modules to bytecode once, at
+        # install time. A source checkout under PYTHONDONTWRITEBYTECODE (set on some machines,
+        # this one included) would compile all of them again in every build; here the first
+        # build writes the bytecode once, into this run's own folder.
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["PYTHONPYCACHEPREFIX"] = str(work / "pycache")
         # the runtime library, once (cached)
         warm = work / "warm.c"
         warm.write_text("int main(void) { int x = 0;\n#pragma omp target map(tofrom: x)\n x = 1;\n return !x; }\n")
-        timed(compilers["ompgpu"](warm, work / "warm"), work)
+        timed(compilers["ompgpu"](warm, work / "warm"), work, env)
         for group, files in sources(a.only).items():
             for src in files:
                 row = {"group": group, "file": str(src.relative_to(REPO))}
                 for name, cmd in compilers.items():
                     times, ok, err = [], True, ""
                     for _ in range(a.runs):
-                        s, ok, err = timed(cmd(src, work / f"{src.stem}.{name}"), work)
+                        s, ok, err = timed(cmd(src, work / f"{src.stem}.{name}"), work, env)
                         times.append(s)
                         if not ok:
                             break

@@ -30,7 +30,7 @@ from ompgpu.parser.loop_transforms import apply_loop_transforms
 from ompgpu.parser.variants import resolve_variants
 from ompgpu.timing import phase, start_report, stop_report
 from ompgpu.plan.mode import plan_kernels
-from ompgpu.toolchain import (DEVICE_RT, EMU_LINKED_USE, EMU_RT, HOST_RT, find_cuda, host_cc, host_compiler_identity, host_cxx,
+from ompgpu.toolchain import (DEVICE_RT, EMU_LINKED_USE, EMU_RT, HOST_RT, find_cuda, host_cc, host_compiler_identity, host_cxx, linker_flags,
                               host_openmp_flags, emu_prelude, nesting_flags, run, runtime_library, SOURCE_ENCODING)
 
 
@@ -222,7 +222,8 @@ def _compile_and_link(opts: Options, translated: dict[str, Translation] | None =
                 run([str(cuda.nvcc), f"-arch={opts.offload_arch}", "-dlink", *pic, *objects, *others,
                      *_static_libraries(opts.link_args), "-o", dlink], opts.verbose, "linking the device code")
             objects.append(dlink)
-        link = [host_cxx(), *host_openmp_flags(host_cxx()), *(["-shared"] if opts.shared else []), *objects, *others,
+        link = [host_cxx(), *host_openmp_flags(host_cxx()), *linker_flags(opts.link_args, opts.shared),
+                *(["-shared"] if opts.shared else []), *objects, *others,
                 *opts.link_args, "-lm"]
         if runtime is not None:
             with phase("runtime library"):

@@ -216,6 +216,18 @@ def nesting_flags(compiler: str) -> tuple[str, ...]:
     return ("-fbracket-depth=4096",) if (host_compiler_identity(compiler) or ("",))[0] == "clang" else ()
 
 
+def linker_flags(link_args: list[str], shared: bool) -> tuple[str, ...]:
+    """The linker for an executable's final link: gold where it is installed and the user named
+    no linker (-fuse-ld=...) of their own. A program's link reads the static CUDA runtime and
+    ompgpu's runtime archive; GNU ld takes 0.06 s over them, gold 0.02 s (binutils 2.40, 2-core
+    machine, 2026-11-28), a tenth of a small program's build. Shared objects keep GNU ld: the
+    Python API's modules rely on its `--dynamic-list` binding every other symbol locally, which
+    gold does not do (a module's own `step` would bind to the C library's)."""
+    if shared or any(a.startswith("-fuse-ld=") for a in link_args) or shutil.which("ld.gold") is None:
+        return ()
+    return ("-fuse-ld=gold",)
+
+
 @functools.lru_cache(maxsize=None)
 def host_openmp_flags(compiler: str) -> tuple[str, ...]:
     """OpenMP flags for the host compiler. ompgpu builds the device side itself, so a gcc
