@@ -136,7 +136,9 @@ def _translate(path: str, opts: Options) -> Translation:
     except OmpgpuError as exc:
         exc.coord = bound.coord_fixer.fix(exc.coord)
         raise
-    remarks = tuple(f"{coord}: remark: {msg} [-Rpass=ompgpu]" for coord, msg in device.remarks)
+    # (coord, message) or (coord, message, "analysis"): the inputs of a decision
+    remarks = tuple(f"{r[0]}: remark: {r[1]} [-Rpass{'-analysis' if r[2:] == ('analysis',) else ''}=ompgpu]"
+                    for r in device.remarks)
     return Translation(path, host, device.cuda if has_device_code or opts.emit_cuda else None, remarks,
                        device.external_device_code, tuple((k.function, device.kernel_names[id(k)]) for k in program.kernels),
                        warnings, image.symbol if image is not None else None,
@@ -178,8 +180,8 @@ def _compile_and_link(opts: Options, translated: dict[str, Translation] | None =
         if not opts.no_warnings:
             for w in t.warnings:
                 print(w, file=sys.stderr)
-        if opts.remarks:
-            for r in t.remarks:
+        for r in t.remarks:
+            if opts.analysis_remarks if r.endswith("[-Rpass-analysis=ompgpu]") else opts.remarks:
                 print(r, file=sys.stderr)
         translations.append(t)
     if opts.syntax_only:

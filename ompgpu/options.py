@@ -38,6 +38,7 @@ Options of `ompgpu cc` (gcc/clang conventions):
   --emit-cuda             write the generated device code to -o FILE (or stdout)
   -save-temps             keep the intermediate files in the current folder
   -Rpass=ompgpu           remarks: the mode of each kernel and why
+  -Rpass-analysis=ompgpu  remarks: the inputs of the decisions (cache lines a loop's iterations touch)
   --version               print the version
 """
 
@@ -53,6 +54,7 @@ class Options:
     verbose: bool = False
     time_report: bool = False  # -ftime-report
     remarks: bool = False
+    analysis_remarks: bool = False
     no_warnings: bool = False
     debug: bool = False
     opt_level: str = "-O2"
@@ -193,6 +195,8 @@ def parse_cc_args(argv: list[str]) -> Options:
             o.save_temps = True
         elif a == "-Rpass=ompgpu":
             o.remarks = True
+        elif a == "-Rpass-analysis=ompgpu":
+            o.analysis_remarks = True
         elif a.startswith("-Rpass"):
             pass  # other remark families: nothing to say
         elif a == "-pthread":

@@ -30,7 +30,7 @@ from __future__ import annotations
 from pycparser import c_ast, c_generator
 
 from ompgpu.analysis.library import first_omp_call
-from ompgpu.codegen.footprint import short_iteration
+from ompgpu.analysis.footprint import short_iteration
 from ompgpu.outliner.outline import Kernel
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest
 from ompgpu.parser.bound import canonical_for

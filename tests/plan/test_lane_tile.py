@@ -1,5 +1,5 @@
 """Tier 1: collapsed loops that transpose take their iterations as a tile per warp (issue 34;
-codegen/footprint.py lane_tile, loop.j2). The store must run along the outer loop's variable and a
+analysis/footprint.py lane_tile, loop.j2). The store must run along the outer loop's variable and a
 load along the inner one; the tile is a 32-byte sector of the store's elements by the rest of the
 warp. Run-and-check program: tests/programs/lane_tiles.c."""
 from pathlib import Path

@@ -50,7 +50,7 @@ class DeviceOutput:
     cuda: str
     kernel_names: dict[int, str]
     kernel_modes: dict[int, str]  # by id(kernel): "spmd" or "generic"
-    remarks: list[tuple[SourceCoord, str]] = field(default_factory=list)
+    remarks: list[tuple] = field(default_factory=list)  # (coord, message[, "analysis"])
     globals: tuple[str, ...] = ()  # declare target variables whose device copies this file defines
     kernel_max_threads: dict[int, int] = field(default_factory=dict)  # by id(kernel): launch bound
     # id() of the kernels that also have an instance compiled for more resident teams
@@ -93,7 +93,7 @@ class DeviceGenerator:
         self.sync_free = SyncFree(program.functions)
         self.global_names: list[str] = []  # declare target variables defined here
         self.critical_names: set[str] = set()
-        self.remarks: list[tuple[SourceCoord, str]] = []
+        self.remarks: list[tuple] = []  # (coord, message[, "analysis"])
         self.calls: dict[str, set[str]] = {}
         self.regions_of: dict[str, set[int]] = {}
         self.device_fns: set[str] = set()

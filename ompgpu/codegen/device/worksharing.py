@@ -13,7 +13,7 @@ from pycparser import c_ast
 from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.analysis.symbols import Env, Symbol, declare, has_side_effect, is_pointer, resolve_typedef
 from ompgpu.codegen.cprint import CPrinter
-from ompgpu.codegen.footprint import lane_tile, short_iteration, tile_footprint
+from ompgpu.analysis.footprint import WARP, lane_of, lane_tile, short_iteration, tile_footprint
 from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.outliner.outline import region_sharing
 from ompgpu.parser.bound import canonical_for
@@ -428,14 +428,25 @@ def distribute(em, n: OmpConstruct) -> str:
     # Iterations that are tiles (footprint.py) and no schedule clause: fewer threads in
     # flight, each a block of consecutive iterations (schedule(static) keeps one chunk per
     # thread of the grid).
+    # A loop nest never runs on fewer threads than the grid mapping gives it unless the model
+    # says its iterations share no lines (footprint.TileModel.is_tile).
     tile_bytes = None
-    iteration = loop_nest(n.body, collapse_depth(d))[-1].stmt
-    if grid and d.clause("schedule") is None:
-        tile_bytes = tile_footprint(iteration, em.env)
-        if tile_bytes is not None:
+    innermost = loop_nest(n.body, collapse_depth(d))[-1]
+    iteration = innermost.stmt
+    lane = lane_of(innermost)
+    model = tile_footprint(iteration, em.env, *lane) if grid and d.clause("schedule") is None and lane else None
+    if model is not None:
+        em.g.remarks.append((d.coord, f"iterations of '#pragma omp {d.name}' touch about {model.iteration_bytes} bytes "
+                                        f"of cache lines each, a warp of {WARP} consecutive ones about "
+                                        f"{model.warp_bytes} together", "analysis"))
+        if model.is_tile:
+            tile_bytes = model.iteration_bytes
             em.g.remarks.append((d.coord, f"iterations of '#pragma omp {d.name}' are tiles of about {tile_bytes} "
-                                            "bytes of cache lines: blocks of consecutive iterations on fewer threads, "
-                                            "about L2 / that many at once"))
+                                            "bytes of cache lines that neighbouring iterations do not share: blocks "
+                                            "of consecutive iterations on fewer threads, about L2 / that many at once"))
+        else:
+            em.g.remarks.append((d.coord, f"iterations of '#pragma omp {d.name}' share cache lines with their "
+                                            "neighbours: one iteration per thread of the grid"))
     if grid and tile_bytes is None and not short_iteration(iteration, em.g.p.functions):
         em.long_grid_loop = True
     pf = OmpConstruct(dataclasses.replace(d, name=" ".join(rest)), n.body, n.coord)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ompgpu.analysis.symbols import has_side_effect, is_pointer, resolve_typedef
 from ompgpu.codegen.device.program import LaunchShape, device_global_symbol
-from ompgpu.codegen.footprint import short_iteration
+from ompgpu.analysis.footprint import short_iteration
 from ompgpu.codegen.render import render
 from ompgpu.errors import UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, target_kind

@@ -134,7 +134,7 @@ OMPGPU_DEV void grid_loop_bounds(long long n, unsigned T, long long *first, long
 #endif
 #endif
 // A grid loop whose iterations are tiles that each touch tile_bytes of cache lines
-// (codegen/footprint.py): about L2 / tile_bytes threads in flight, spread over every team,
+// (analysis/footprint.py): about L2 / tile_bytes threads in flight, spread over every team,
 // each a block of consecutive iterations of its team's block (a thread walking its tiles in
 // order reuses the lines its last tile left; the lines of the tiles in flight fit the L2).
 OMPGPU_DEV void tile_loop_bounds(long long n, unsigned T, long long tile_bytes, long long *first, long long *stride,
