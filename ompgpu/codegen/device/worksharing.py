@@ -14,6 +14,7 @@ from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.analysis.symbols import Env, Symbol, declare, has_side_effect, is_pointer, resolve_typedef
 from ompgpu.codegen.cprint import CPrinter
 from ompgpu.analysis.footprint import WARP, lane_of, lane_tile, short_iteration, tile_footprint
+from ompgpu.analysis.operand_tiles import dot_product_nest
 from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.outliner.outline import region_sharing
 from ompgpu.parser.bound import canonical_for
@@ -246,19 +247,65 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
             em.g.remarks.append((d.coord, f"each warp takes its iterations of the collapsed loops as a tile of "
                                            f"{tile[0]} x {tile[1]} ('{loops[0].var}' by '{loops[1].var}'): the "
                                            f"store runs along '{loops[0].var}', a load along '{loops[1].var}'"))
+    dot = None
+    if (schedule_kind == "grid" and tile_bytes is None and phase is None and not lastprivate and not linear
+            and not conditional and store is None and range_from is not None and em.team_size and not em.ids.packed
+            and len(loops) == 2 and all(l.step == "1" for l in loops)):
+        dot = _dot_tile(em, d, loops, inner)
     em.conditional_stores = saved_stores
     em.env = saved
     aligned = em.aligned()
     # A linear item is a lastprivate one whose private copy starts each iteration at its
     # original value plus the iteration's number times the step.
     lastprivate = entries + [{"name": name, "array": None, "conditional": False} for name, _ in linear]
-    return em.render_with_ids("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=body_text, batch=batch, aligned=aligned, lane_tile=tile,
+    text = em.render_with_ids("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=body_text, batch=batch, aligned=aligned, lane_tile=tile,
                   first_match={"found": cxx_name(first_match[0]), "group": FIRST_MATCH_GROUP} if first_match else None,
                   counter32=first_match is not None and range_from is None and _counts_in_32_bits(loops),
                   range_from=range_from, lastprivate=lastprivate, iteration_now=now,
                   linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                   loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=em.team_size,
                   whole_block=em.whole_block, spread=em.spread)
+    if dot is None:
+        return text
+    return em.render_with_ids("dot_tile.j2", loops=loops, dot=dot, tile=DOT_TILE, rows=DOT_TILE * DOT_TILE // DOT_TEAM,
+                              team=DOT_TEAM, team_size=em.team_size, range_from=range_from, plain=text)
+
+
+# The staged dot product (analysis/operand_tiles.py): tiles of DOT_TILE x DOT_TILE iterations
+# (and of each operand), for teams of DOT_TEAM threads, DOT_TILE^2 / DOT_TEAM outputs each.
+DOT_TILE = 32
+DOT_TEAM = 256
+
+
+def _dot_tile(em, d: Directive, loops, inner: c_ast.Node) -> dict | None:
+    """The texts of a collapsed (i, j) nest's dot product staged through shared memory
+    (operand_tiles.dot_product_nest), printed where the loop variables are declared; None
+    where the nest is not one."""
+    nest = dot_product_nest(inner, loops[0].var, loops[1].var)
+    if nest is None:
+        return None
+    saved, em.env = em.env, em.env.child()
+    try:
+        k_decl = copy.copy(nest.k_decl)
+        k_decl.init = c_ast.ID("__dt_k")
+        acc_decl = copy.copy(nest.acc)
+        acc_decl.init = c_ast.ID("__dt_acc_value")
+        acc_type_decl = copy.copy(nest.acc)
+        acc_type_decl.init = None
+        k_text = em.visit(k_decl)
+        acc_type_text = em.visit(acc_type_decl)
+        acc_text = em.visit(acc_decl)
+        texts = {"k_lb": em.visit(nest.k_lb), "k_ub": em.visit(nest.k_ub), "init": em.visit(nest.acc.init),
+                 "row": em.visit(nest.row), "col": em.visit(nest.col), "row_first": nest.row_first,
+                 "k_decl": k_text, "acc_decl": acc_text, "acc_type_decl": acc_type_text, "acc": cxx_name(nest.acc.name),
+                 "post": "".join(em.stmt_text(s) for s in nest.post)}
+    finally:
+        em.env = saved
+    em.g.remarks.append((d.coord, f"the dot product over '{nest.k_decl.name}' of '#pragma omp {d.name}' is staged through "
+                                    f"shared memory: tiles of {DOT_TILE} x {DOT_TILE} of '{em.visit(nest.row)}' and "
+                                    f"'{em.visit(nest.col)}', {DOT_TILE * DOT_TILE // DOT_TEAM} outputs per thread, "
+                                    f"where the team has {DOT_TEAM} threads"))
+    return texts
 
 
 # A search's iterations run in groups of this many per thread, their loads issued together, with
