@@ -92,7 +92,7 @@ def tile_footprint(body: c_ast.Node, env: Env, lane_var: str, lane_step: int) ->
         return None
     anchored = _anchored_loops(body, lane_var)
     one, warp = {}, {}
-    for access in _accesses(body):
+    for access in array_accesses(body):
         parts = _subscripts(access)
         if parts is None:
             return None
@@ -105,7 +105,7 @@ def tile_footprint(body: c_ast.Node, env: Env, lane_var: str, lane_step: int) ->
         w = None if None in moved else _lines(name, moved, {**trips, lane_var: WARP}, env)
         if n is None:
             return None
-        key = _text_key(access)
+        key = access_key(access)
         one[key], warp[key] = n, (WARP * n if w is None else min(w, WARP * n))
     if not one:
         return None
@@ -227,7 +227,7 @@ def _sub(a: Poly, b: Poly) -> Poly:
     return _add(a, {m: -c for m, c in b.items()})
 
 
-def _accesses(body: c_ast.Node) -> Iterator[c_ast.ArrayRef]:
+def array_accesses(body: c_ast.Node) -> Iterator[c_ast.ArrayRef]:
     """The outermost ArrayRef of every array access (a[i][j] once, not a[i] again)."""
     inner = set()
     for x in walk_nodes(body):
@@ -238,7 +238,7 @@ def _accesses(body: c_ast.Node) -> Iterator[c_ast.ArrayRef]:
             yield x
 
 
-def _text_key(access: c_ast.ArrayRef) -> str:
+def access_key(access: c_ast.ArrayRef) -> str:
     return CPrinter().visit(access)
 
 
@@ -274,10 +274,10 @@ def lane_tile(store: c_ast.Assignment, outer: str, inner: str, env: Env) -> tupl
     by the rest of the warp gives both accesses whole or half sectors. 256^3 floats, a team of 256
     per plane, H200 (2026-11-27, bench/results/issue34-h200-2026-11-27-s5-shapes.txt): 0.313 ms
     row by row, 0.174 with tiles of 8 x 4 (store's by load's), 0.185 with 4 x 8."""
-    store_runs = _contiguous_along(store.lvalue, (outer, inner), env)
+    store_runs = contiguous_along(store.lvalue, (outer, inner), env)
     if store_runs is None or store_runs[0] != outer or inner not in _subscript_names(store.lvalue):
         return None
-    loads = [_contiguous_along(a, (outer, inner), env) for a in _accesses(store.rvalue)]
+    loads = [contiguous_along(a, (outer, inner), env) for a in array_accesses(store.rvalue)]
     if not any(load is not None and load[0] == inner for load in loads):
         return None
     rows = max(1, min(WARP, SECTOR_BYTES // store_runs[1]))
@@ -299,7 +299,7 @@ def _subscript_names(access: c_ast.Node) -> set[str]:
     return {n.name for sub in parts[1] for n in walk_nodes(sub) if isinstance(n, c_ast.ID)} if parts else set()
 
 
-def _contiguous_along(access: c_ast.Node, variables: tuple[str, ...], env: Env) -> tuple[str, int] | None:
+def contiguous_along(access: c_ast.Node, variables: tuple[str, ...], env: Env) -> tuple[str, int] | None:
     """(variable, element bytes) where the access's address moves by one element per step of that
     one of `variables` (its last subscript holds it as a term of its own, coefficient 1, and
     nothing else holds it), the only such one; None otherwise."""

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from ompgpu.analysis.symbols import walk_nodes
+from ompgpu.analysis.footprint import access_key, array_accesses, contiguous_along
+from ompgpu.analysis.symbols import Env, walk_nodes
 from ompgpu.parser.bind import OmpConstruct, canonical_for
 
 # Pure expressions: names, constants and arithmetic (no call, no store, no increment).
@@ -159,3 +160,84 @@ def _written_names(body: c_ast.Node) -> set[str]:
             else:
                 out.add("*")
     return out
+
+
+# -- transposing nests -------------------------------------------------------------------------
+#
+# A collapsed (i, j) nest whose body is straight-line stores: under the default mapping
+# (consecutive lanes on consecutive j) an access that runs along i instead (b[j][i] of a
+# transpose: its address moves by an element per step of i and by a row per step of j) touches
+# a line per lane. Staged through a shared-memory tile of 32 x 32 iterations, such an access is
+# read into the tile with the lanes along i (coalesced), the body runs with the lanes along j
+# reading and writing the tile instead, and what the body wrote goes back with the lanes along i:
+# every global access coalesces, as in CUDA's tiled transpose.
+
+
+@dataclass(frozen=True)
+class StagedAccess:
+    access: c_ast.ArrayRef   # the access as written (every access to its array in the body is this one)
+    key: str                 # its text (footprint.access_key): the same access wherever the body writes it
+    read: bool               # the body reads it (a load, `+=`, `++`): the tile is loaded first
+    written: bool            # the body stores to it: the tile is stored back after
+
+
+@dataclass(frozen=True)
+class TransposingNest:
+    staged: tuple[StagedAccess, ...]
+
+
+def transposing_nest(body: c_ast.Node, i: str, j: str, env: Env) -> TransposingNest | None:
+    """The accesses of a collapsed (i, j) nest's body to stage through shared memory (see above),
+    or None: the body is expression statements only (no call, no control flow), every access's subscripts are pure, and each array that runs along i is
+    accessed through that one subscript only (its tile then holds exactly what the iteration
+    touches, so moving its loads ahead and its stores behind changes nothing)."""
+    statements = body.block_items if isinstance(body, c_ast.Compound) else [body]
+    if not statements or not all(isinstance(s, (c_ast.Assignment, c_ast.UnaryOp)) for s in statements):
+        return None
+    if any(isinstance(n, (c_ast.FuncCall, c_ast.StructRef, c_ast.TernaryOp)) or
+           (isinstance(n, c_ast.BinaryOp) and n.op in ("&&", "||")) for s in statements for n in walk_nodes(s)):
+        return None
+    accesses = [a for s in statements for a in array_accesses(s)]
+    by_array: dict[str, set[str]] = {}
+    for a in accesses:
+        base = _base_name(a)
+        if base is None or not _pure(a):
+            return None
+        by_array.setdefault(base, set()).add(access_key(a))
+    reads, writes = _reads_and_writes(statements)
+    staged: dict[str, StagedAccess] = {}
+    for a in accesses:
+        key = access_key(a)
+        runs = contiguous_along(a, (i, j), env)
+        if key in staged or runs is None or runs[0] != i or j not in _names(a):
+            continue
+        if len(by_array[_base_name(a)]) != 1:
+            return None   # the array is also reached through another subscript
+        staged[key] = StagedAccess(a, key, key in reads, key in writes)
+    if not staged:
+        return None
+    # scalars the body stores to would be written by the tile's lanes in another order
+    written = _written_names(body)
+    if "*" in written or any(name not in by_array for name in written):
+        return None
+    return TransposingNest(tuple(staged.values()))
+
+
+def _reads_and_writes(statements) -> tuple[set[str], set[str]]:
+    """Keys of the array accesses that the statements read and that they store to."""
+    reads, writes = set(), set()
+    for s in statements:
+        if isinstance(s, c_ast.Assignment):
+            target, value = s.lvalue, s.rvalue
+            if isinstance(target, c_ast.ArrayRef):
+                writes.add(access_key(target))
+                if s.op != "=":
+                    reads.add(access_key(target))
+                reads |= {access_key(a) for a in array_accesses(target) if a is not target}
+            reads |= {access_key(a) for a in array_accesses(value)}
+        else:  # ++ / --
+            if isinstance(s.expr, c_ast.ArrayRef):
+                reads.add(access_key(s.expr))
+                writes.add(access_key(s.expr))
+            reads |= {access_key(a) for a in array_accesses(s.expr) if a is not s.expr}
+    return reads, writes

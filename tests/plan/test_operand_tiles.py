@@ -16,6 +16,8 @@ def remarks(tmp_path: Path, iteration: str, clauses: str = "") -> tuple[str, ...
     src.write_text(f"""#include <omp.h>
 double a[64][64], b[64][64], c[64][64];
 int idx[64];
+double f(double x) {{ return x; }}
+#pragma omp declare target to(f)
 int main(int argc, char **argv) {{
   int n = argc * 64;
 #pragma omp target teams distribute parallel for collapse(2) {clauses}
@@ -64,3 +66,29 @@ def test_other_nests_are_left_as_written(tmp_path, iteration):
 def test_an_explicit_schedule_keeps_the_loop_as_written(tmp_path):
     iteration = "double s = 0; for (int k = 0; k < n; k++) s += a[i][k] * b[k][j]; c[i][j] = s;"
     assert not any(STAGED in r for r in remarks(tmp_path, iteration, "schedule(static, 4)"))
+
+
+TRANSPOSED = "staged through shared memory in tiles"
+
+
+@pytest.mark.parametrize("iteration, staged", [
+    ("c[j][i] = a[i][j];", "'c[j][i]' runs along 'i'"),
+    ("c[j][i] += 2 * a[i][j] + b[i][j];", "'c[j][i]' runs along 'i'"),
+    ("b[i][j] += a[j][i]; a[j][i] += 1.0;", "'a[j][i]' runs along 'i'"),          # the PRK transpose
+    ("c[j][i] = a[j][i] * 2; b[j][i] = 1;", "the accesses 'a[j][i]', 'c[j][i]', 'b[j][i]' run along 'i'"),
+])
+def test_transposing_nests_are_staged(tmp_path, iteration, staged):
+    found = [r for r in remarks(tmp_path, iteration) if TRANSPOSED in r]
+    assert len(found) == 1 and staged in found[0], found
+
+
+@pytest.mark.parametrize("iteration", [
+    "c[i][j] = a[i][j];",                              # nothing runs along i
+    "c[j][i] = a[i][j]; a[j][i] = 0;",                 # 'a' reached through two subscripts
+    "c[j][i] = f(a[i][j]);",                           # a call
+    "if (i < j) c[j][i] = a[i][j];",                   # control flow
+    "n = 1; c[j][i] = a[i][j];",                       # a scalar stored to
+    "c[j][i] = a[i][j]; c[j][i] = idx[i] ? 1 : 2;",    # a conditional expression
+])
+def test_other_bodies_keep_their_mapping(tmp_path, iteration):
+    assert not any(TRANSPOSED in r for r in remarks(tmp_path, iteration))

@@ -13,8 +13,8 @@ from pycparser import c_ast
 from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.analysis.symbols import Env, Symbol, declare, has_side_effect, is_pointer, resolve_typedef
 from ompgpu.codegen.cprint import CPrinter
-from ompgpu.analysis.footprint import WARP, lane_of, lane_tile, short_iteration, tile_footprint
-from ompgpu.analysis.operand_tiles import dot_product_nest
+from ompgpu.analysis.footprint import WARP, access_key, array_accesses, lane_of, lane_tile, short_iteration, tile_footprint
+from ompgpu.analysis.operand_tiles import dot_product_nest, transposing_nest
 from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.outliner.outline import region_sharing
 from ompgpu.parser.bound import canonical_for
@@ -234,9 +234,14 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
     # whose body is one store of a value read from memory: several iterations' reads go ahead
     # of their stores (loop.j2's batch). Not a loop over the grid: the host launches those
     # with about one iteration per thread where they are short (runtime/host/target.cpp).
+    # a nest that can be staged through shared memory (analysis/operand_tiles.py)
+    stageable = (schedule_kind == "grid" and tile_bytes is None and phase is None and not lastprivate and not linear
+                 and not conditional and range_from is not None and em.team_size and not em.ids.packed
+                 and len(loops) == 2 and all(l.step == "1" for l in loops))
+    transposing = _transpose_tile(em, d, loops, inner) if stageable else None
     store = None
     if phase is None and not lastprivate and not linear and not conditional and d.clause("schedule") is None \
-            and (schedule_kind, chunk) == ("static", "1"):
+            and (schedule_kind, chunk) == ("static", "1") and transposing is None:
         store = _batchable_store(inner, em.env)
     batch = {"n": BATCH_ITERATIONS, "lhs": em.visit(store.lvalue), "rhs": em.visit(store.rvalue)} if store else None
     # a collapsed pair of loops that transposes: the warp's iterations as a tile (footprint.lane_tile)
@@ -247,11 +252,7 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
             em.g.remarks.append((d.coord, f"each warp takes its iterations of the collapsed loops as a tile of "
                                            f"{tile[0]} x {tile[1]} ('{loops[0].var}' by '{loops[1].var}'): the "
                                            f"store runs along '{loops[0].var}', a load along '{loops[1].var}'"))
-    dot = None
-    if (schedule_kind == "grid" and tile_bytes is None and phase is None and not lastprivate and not linear
-            and not conditional and store is None and range_from is not None and em.team_size and not em.ids.packed
-            and len(loops) == 2 and all(l.step == "1" for l in loops)):
-        dot = _dot_tile(em, d, loops, inner)
+    dot = _dot_tile(em, d, loops, inner) if stageable and transposing is None and store is None else None
     em.conditional_stores = saved_stores
     em.env = saved
     aligned = em.aligned()
@@ -265,16 +266,42 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
                   linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                   loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=em.team_size,
                   whole_block=em.whole_block, spread=em.spread)
+    if transposing is not None:
+        return em.render_with_ids("transpose_tile.j2", loops=loops, nest=transposing, tile=DOT_TILE,
+                                  rows=DOT_TILE * DOT_TILE // DOT_TEAM, team=DOT_TEAM, team_size=em.team_size,
+                                  range_from=range_from, plain=text)
     if dot is None:
         return text
     return em.render_with_ids("dot_tile.j2", loops=loops, dot=dot, tile=DOT_TILE, rows=DOT_TILE * DOT_TILE // DOT_TEAM,
                               team=DOT_TEAM, team_size=em.team_size, range_from=range_from, plain=text)
 
 
-# The staged dot product (analysis/operand_tiles.py): tiles of DOT_TILE x DOT_TILE iterations
-# (and of each operand), for teams of DOT_TEAM threads, DOT_TILE^2 / DOT_TEAM outputs each.
+# Nests staged through shared memory (analysis/operand_tiles.py): tiles of DOT_TILE x DOT_TILE
+# iterations (and of each operand), for teams of DOT_TEAM threads, DOT_TILE^2 / DOT_TEAM iterations each.
 DOT_TILE = 32
 DOT_TEAM = 256
+
+
+def _transpose_tile(em, d: Directive, loops, inner: c_ast.Node) -> dict | None:
+    """The texts of a collapsed (i, j) nest that reaches arrays along i, staged through shared
+    memory (operand_tiles.transposing_nest), printed where the loop variables are declared; None
+    where the nest is not one."""
+    nest = transposing_nest(inner, loops[0].var, loops[1].var, em.env)
+    if nest is None:
+        return None
+    keys = {s.key: n for n, s in enumerate(nest.staged)}
+    # the body with every staged access read as its tile's element (deepcopy's memo replaces them)
+    memo = {id(a): c_ast.ID(f"__tt_s{keys[access_key(a)]}[__tt_a][__tt_b]")
+            for a in array_accesses(inner) if access_key(a) in keys}
+    body = em.stmt_text(copy.deepcopy(inner, memo))
+    staged = [{"index": n, "text": em.visit(s.access), "read": s.read, "written": s.written} for n, s in enumerate(nest.staged)]
+    named = ", ".join(f"'{s['text']}'" for s in staged)
+    em.g.remarks.append((d.coord, f"the access{'es' if len(staged) > 1 else ''} {named} "
+                                    f"run{'' if len(staged) > 1 else 's'} along '{loops[0].var}' in '#pragma omp {d.name}': "
+                                    f"staged through shared "
+                                    f"memory in tiles of {DOT_TILE} x {DOT_TILE} iterations, loaded and stored with the "
+                                    f"lanes along '{loops[0].var}', where the team has {DOT_TEAM} threads"))
+    return {"staged": staged, "body": body}
 
 
 def _dot_tile(em, d: Directive, loops, inner: c_ast.Node) -> dict | None:
