@@ -38,4 +38,6 @@ for t in memcheck racecheck; do
   (cd /tmp/q-auto && OMP_TARGET_OFFLOAD=MANDATORY timeout 120 compute-sanitizer --tool $t ./transpose_tiles) > $R/$t-transpose_tiles.txt 2>&1
 done
 echo "all done at $SECONDS s" >> $R/times.txt
-cp $R/* $OUT/
+# two files come back (a run returns at most a few): every result packed, and the headlines
+tar czf $OUT/res2.tgz -C /tmp res2
+for f in times env bench-summary prk programs-auto programs-generic; do echo "=== $f"; tail -n 40 $R/$f.txt; done > $OUT/summary.txt 2>&1
