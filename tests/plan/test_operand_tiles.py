@@ -92,3 +92,12 @@ def test_transposing_nests_are_staged(tmp_path, iteration, staged):
 ])
 def test_other_bodies_keep_their_mapping(tmp_path, iteration):
     assert not any(TRANSPOSED in r for r in remarks(tmp_path, iteration))
+
+
+@pytest.mark.parametrize("clauses, staged", [("schedule(static, 1)", True), ("schedule(static)", True),
+                                             ("schedule(dynamic)", False), ("schedule(static, 2)", False)])
+def test_schedules_whose_order_a_tile_keeps_are_staged(tmp_path, clauses, staged):
+    # static, 1: a team's threads take its iterations round-robin in their order, a tile's too
+    for iteration in ("c[j][i] = a[i][j];", "double s = 0; for (int k = 0; k < n; k++) s += a[i][k] * b[k][j]; c[i][j] = s;"):
+        found = any(TRANSPOSED in r or STAGED in r for r in remarks(tmp_path, iteration, clauses))
+        assert found == staged, (clauses, iteration)

@@ -1,7 +1,7 @@
 /* covers: collapsed (i, j) nests that reach arrays along i, staged through shared-memory tiles
    (analysis/operand_tiles.py transposing_nest): a transposing copy of non-tile sizes, an
-   accumulation in place with loops that start past 0, the Parallel Research Kernels' transpose
-   (B += A^T, then A += 1, three times), 2-D arrays, and a team of 128 threads (the loop as
+   accumulation in place with loops that start past 0, the Parallel Research Kernels' untiled transpose
+   (B += A^T, then A += 1, three times, schedule(static, 1)), 2-D arrays, and a team of 128 threads (the loop as
    written); every result checked exactly against the serial loop */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +47,7 @@ int main(void) {
   for (int i = 0; i < N * N; i++) { A[i] = i; B[i] = 0; }
 #pragma omp target data map(tofrom: A[0:N*N], B[0:N*N])
   for (int iter = 0; iter < 3; iter++) {
-#pragma omp target teams distribute parallel for simd collapse(2)
+#pragma omp target teams distribute parallel for simd collapse(2) schedule(static, 1)
     for (int i = 0; i < N; i++)
       for (int j = 0; j < N; j++) {
         B[i * N + j] += A[j * N + i];

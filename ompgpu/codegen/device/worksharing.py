@@ -282,6 +282,23 @@ DOT_TILE = 32
 DOT_TEAM = 256
 
 
+def _stageable_nest(em, d: Directive, body: c_ast.Node) -> bool:
+    """Whether a `distribute parallel for schedule(static, 1)` nest is one that the stagings take
+    (a collapsed pair of unit-step loops around a transposing nest or a dot product). Its
+    iterations may then be dealt out over the grid as the default schedule's are: the
+    distribute schedule (no dist_schedule) is ours, and a team's threads still take its
+    iterations round-robin in their order, a tile's as much as a grid-stride loop's."""
+    nest = loop_nest(body, collapse_depth(d))
+    if len(nest) != 2 or collapse_depth(d) != 2:
+        return False
+    parts = [canonical_for(f) for f in nest]
+    if any(p is None or not (isinstance(p[3], c_ast.Constant) and p[3].value == "1") for p in parts):
+        return False
+    i, j = parts[0][0], parts[1][0]
+    inner = nest[-1].stmt
+    return transposing_nest(inner, i, j, em.env) is not None or dot_product_nest(inner, i, j) is not None
+
+
 def _transpose_tile(em, d: Directive, loops, inner: c_ast.Node) -> dict | None:
     """The texts of a collapsed (i, j) nest that reaches arrays along i, staged through shared
     memory (operand_tiles.transposing_nest), printed where the loop variables are declared; None
@@ -498,7 +515,8 @@ def distribute(em, n: OmpConstruct) -> str:
     # fewer, a block of n / teams per team, one iteration per thread (every team busy).
     # One call of the region per team. SPMD kernels only.
     grid = (dchunk is None and em.spmd and d.clause("num_threads") is None
-            and (d.clause("schedule") is None or schedule(em, d) == ("static", None)))
+            and (d.clause("schedule") is None or schedule(em, d) == ("static", None)
+                 or (schedule(em, d) == ("static", "1") and _stageable_nest(em, d, n.body))))
     # Iterations that are tiles (footprint.py) and no schedule clause: fewer threads in
     # flight, each a block of consecutive iterations (schedule(static) keeps one chunk per
     # thread of the grid).
