@@ -321,8 +321,11 @@ class _Binder(FileScopeBinding, LoopNestBinding):
                 outer_leaves = set(outer.leaves)
                 if outer_leaves & REGION_LEAVES and outer.leaves[-1] not in WORKSHARING:
                     break
-                if outer.leaves[-1] in WORKSHARING or outer.leaves[-1] in ("critical", "ordered", "master", "masked") \
-                        or outer.leaves[-1] == "sections":
+                # `scope` is no worksharing region around others (OpenMP 5.1: its block is the
+                # team's, a `for` in it is the team's loop; 5.2 listed it among the worksharing
+                # constructs, which gcc and clang do not follow)
+                if outer.leaves[-1] in WORKSHARING - {"scope"} \
+                        or outer.leaves[-1] in ("critical", "ordered", "master", "masked"):
                     what = "barrier" if d.name == "barrier" else leaves[0]
                     raise self._err(OmpSemanticError,
                                     f"'{what}' region may not be closely nested inside a '{outer.leaves[-1]}' region",
