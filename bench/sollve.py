@@ -65,6 +65,14 @@ def build(sollve: Path, out: Path, jobs: int, versions: tuple[str, ...], flags: 
     return 0
 
 
+def test_environment(test: str) -> dict[str, str]:
+    """The environment a test runs in: the suite's Makefile runs test_<name>_env_<value> with the
+    environment variable <NAME> (upper case) set to <value> (test_omp_num_teams_env_2:
+    OMP_NUM_TEAMS=2), the other tests in the caller's."""
+    m = re.fullmatch(r"test_(.*)_env_([^.]*)", test)
+    return dict(os.environ, **({m.group(1).upper(): m.group(2)} if m else {}))
+
+
 def run(out: Path, timeout: float, csv_path: Path | None) -> int:
     builds = {}
     if (out / "builds.csv").exists():
@@ -78,7 +86,7 @@ def run(out: Path, timeout: float, csv_path: Path | None) -> int:
         t = time.perf_counter()
         try:
             r = subprocess.run([str(out / version / test)], capture_output=True, text=True, errors="replace",
-                               timeout=timeout, cwd=out / version)
+                               timeout=timeout, cwd=out / version, env=test_environment(test))
             text = r.stdout + r.stderr
             ok = r.returncode == 0 and not FAILED.search(text)
             last = (text.strip().splitlines() or [""])[-1][:200]

@@ -51,7 +51,7 @@ HOST_ONLY_API = {
        omp_display_affinity omp_capture_affinity omp_set_affinity_format omp_get_affinity_format
        omp_display_env""".split()},
     **{name: _NOT_YET for name in """omp_set_default_allocator omp_get_default_allocator
-       omp_fulfill_event omp_get_max_teams omp_get_teams_thread_limit""".split()},
+       omp_fulfill_event""".split()},
 }
 
 # Library functions without side effects: calling them in a kernel's serial code keeps the

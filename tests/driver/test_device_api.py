@@ -59,3 +59,23 @@ def test_device_routines_compile(tmp_path, capsys):
     rc, err, _ = _compile(tmp_path, "x = omp_get_max_active_levels() + omp_get_supported_active_levels() + "
                           "omp_get_initial_device() + omp_get_default_device() + omp_get_max_task_priority();", capsys)
     assert rc == 0, err
+
+
+def test_device_teams_icvs_come_from_the_environment(tmp_path):
+    # nteams-var and teams-thread-limit-var have one copy per device, which the environment sets
+    # (OpenMP 5.1: OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT); 0 where it sets none
+    import os
+    import subprocess
+    import sys
+    src = tmp_path / "icvs.c"
+    src.write_text("#include <omp.h>\n#include <stdio.h>\nint main(void) {\n  int t = -1, l = -1;\n"
+                   "  #pragma omp target map(from: t, l)\n  { t = omp_get_max_teams(); l = omp_get_teams_thread_limit(); }\n"
+                   "  printf(\"%d %d\\n\", t, l);\n  return 0;\n}\n")
+    exe = tmp_path / "icvs"
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "--offload=emu", str(src), "-o", str(exe)],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    clean = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_TEAMS", "OMP_TEAMS_THREAD_LIMIT")}
+    assert subprocess.run([str(exe)], capture_output=True, text=True, env=clean).stdout == "0 0\n"
+    env = dict(clean, OMP_NUM_TEAMS="3", OMP_TEAMS_THREAD_LIMIT="64")
+    assert subprocess.run([str(exe)], capture_output=True, text=True, env=env).stdout == "3 64\n"

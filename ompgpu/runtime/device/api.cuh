@@ -141,22 +141,26 @@ typedef struct omp_alloctrait_t {
 // by the launch stub before the first kernel runs there (ompgpu_set_device_identity), or, in a
 // device image (compiled on its own, one module per file), by the runtime when it loads the
 // image, which finds it by this name (runtime/host/image.cpp).
+// With them, the device-scope ICVs the environment sets (ompgpu_device_teams_icvs).
+// {device number, number of devices, nteams-var, teams-thread-limit-var}
 #ifdef OMPGPU_DEVICE_IMAGE
 extern "C" {
-OMPGPU_CONSTANT OMPGPU_IMAGE_LINKAGE int ompgpu_device_identity[2];  // {device number, number of devices}
+OMPGPU_CONSTANT OMPGPU_IMAGE_LINKAGE int ompgpu_device_identity[4];
 }
 #else
-static OMPGPU_CONSTANT int ompgpu_device_identity[2];  // {device number, number of devices}
+static OMPGPU_CONSTANT int ompgpu_device_identity[4];
 #endif
 
 #ifndef __CUDACC_RTC__
 // Host side: tells this translation unit's copy of ompgpu_device_identity on the current device
 // which device it is, once per device: omp_get_device_num() and friends read it. Several host
 // threads may race here on the first launch; they write the same values.
+extern "C" void ompgpu_device_teams_icvs(int icvs[2]);  // the host runtime's (ompgpu_host.h)
 static inline int ompgpu_set_device_identity(int device_num, int num_devices) {
   static volatile bool written[OMPGPU_TRACKED_DEVICES];
   return ompgpu_once_per_device(written, device_num, [device_num, num_devices] {
-    const int identity[2] = {device_num, num_devices};
+    int identity[4] = {device_num, num_devices, 0, 0};
+    ompgpu_device_teams_icvs(identity + 2);
     return (int)cudaMemcpyToSymbol(ompgpu_device_identity, identity, sizeof identity);
   });
 }
@@ -260,6 +264,9 @@ OMPGPU_API(uniform) void omp_set_schedule(omp_sched_t, int) {}
 // ---- device ------------------------------------------------------------------------------
 OMPGPU_API(uniform) int omp_is_initial_device(void) { return 0; }
 OMPGPU_API(uniform) int omp_get_device_num(void) { return ompgpu_device_identity[0]; }
+// The device's nteams-var and teams-thread-limit-var: what the environment set (0: unset).
+OMPGPU_API(uniform) int omp_get_max_teams(void) { return ompgpu_device_identity[2]; }
+OMPGPU_API(uniform) int omp_get_teams_thread_limit(void) { return ompgpu_device_identity[3]; }
 OMPGPU_API(uniform) int omp_get_num_devices(void) { return ompgpu_device_identity[1]; }
 // OpenMP 5.1: the host's device number equals omp_get_num_devices() (as on the host).
 OMPGPU_API(uniform) int omp_get_initial_device(void) { return ompgpu_device_identity[1]; }

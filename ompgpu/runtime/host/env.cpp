@@ -163,6 +163,11 @@ long long default_device_icv() {
   return g_default_device.load();
 }
 
+extern "C" void ompgpu_device_teams_icvs(int icvs[2]) {
+  icvs[0] = static_cast<int>(env().num_teams);
+  icvs[1] = static_cast<int>(env().teams_thread_limit);
+}
+
 void reread_launch_environment() {
   env();
   Env *fresh = parse_env();

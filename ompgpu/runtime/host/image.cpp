@@ -138,8 +138,9 @@ CUmodule module_on(ompgpu_device_image *image, int d, int *err) {
   // Which device this is and how many there are (omp_get_device_num in device code).
   CUdeviceptr identity = 0;
   size_t bytes = 0;
-  if (drv.module_get_global(&identity, &bytes, m, "ompgpu_device_identity") == CUDA_SUCCESS && bytes == 2 * sizeof(int)) {
-    const int values[2] = {d, static_cast<int>(rt().num_devices)};
+  if (drv.module_get_global(&identity, &bytes, m, "ompgpu_device_identity") == CUDA_SUCCESS && bytes == 4 * sizeof(int)) {
+    int values[4] = {d, static_cast<int>(rt().num_devices), 0, 0};
+    ompgpu_device_teams_icvs(values + 2);
     r = drv.memcpy_htod(identity, values, sizeof values);
     if (r != CUDA_SUCCESS) {
       *err = as_cuda_error(r);

@@ -175,6 +175,10 @@ void ompgpu_register_indirect(const void *const *host_functions, int n, int (*de
    then kept. Device code that calls through a function pointer looks the pointer up in it
    (runtime/device/indirect.cuh). Returns a cudaError_t value. */
 int ompgpu_indirect_table(int device_num, const void **table, unsigned *count);
+/* The device-scope ICVs that the environment sets for every device, which device code reads
+   (omp_get_max_teams, omp_get_teams_thread_limit): icvs[0] = nteams-var (OMP_NUM_TEAMS),
+   icvs[1] = teams-thread-limit-var (OMP_TEAMS_THREAD_LIMIT); 0 where unset. */
+void ompgpu_device_teams_icvs(int icvs[2]);
 void *ompgpu_get_device_ptr  (const ompgpu_srcloc *loc, long long device, void *host_ptr); /* use_device_ptr; NULL-safe */
 /* target update of a section that is not contiguous: a[l0:n0:s0][l1:n1:s1]... of an array whose
    dimensions have dims[k] elements (dims[0] unused), elements of elem bytes from base. Each
