@@ -294,16 +294,6 @@ def _subscripts(access: c_ast.Node) -> tuple[str, list[c_ast.Node]] | None:
     return (node.name, subscripts) if isinstance(node, c_ast.ID) and subscripts else None
 
 
-def subscript_polys(access: c_ast.Node) -> tuple[str, list[Poly]] | None:
-    """(array name, subscripts innermost first as polynomials), or None where one is not a
-    polynomial of names."""
-    parts = _subscripts(access)
-    if parts is None:
-        return None
-    polys = [_poly(sub) for sub in parts[1]]
-    return None if any(p is None for p in polys) else (parts[0], polys)
-
-
 def _subscript_names(access: c_ast.Node) -> set[str]:
     parts = _subscripts(access)
     return {n.name for sub in parts[1] for n in walk_nodes(sub) if isinstance(n, c_ast.ID)} if parts else set()

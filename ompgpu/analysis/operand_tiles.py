@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from ompgpu.analysis.footprint import access_key, array_accesses, contiguous_along, subscript_polys
+from ompgpu.analysis.footprint import access_key, array_accesses, contiguous_along
 from ompgpu.analysis.symbols import Env, walk_nodes
 from ompgpu.parser.bind import OmpConstruct, canonical_for
 
@@ -241,57 +241,3 @@ def _reads_and_writes(statements) -> tuple[set[str], set[str]]:
                 writes.add(access_key(s.expr))
             reads |= {access_key(a) for a in array_accesses(s.expr) if a is not s.expr}
     return reads, writes
-
-
-# -- rows read together ------------------------------------------------------------------------
-#
-# A stencil reads its input at neighbouring rows of the same column (in[i-1][j], in[i+1][j]).
-# Under the default mapping a team's threads are consecutive j of one or two rows, so each row
-# it reads comes from L2 again for every team above and below. A team whose threads cover a
-# block of rows and columns (CUDA's 32 x 8 blocks) reads the shared rows once into L1.
-
-
-def row_reuse(body: c_ast.Node, i: str, j: str) -> str | None:
-    """The array that a collapsed (i, j) nest's body reads at several rows of one column (its
-    subscripts differ by whole multiples of what one step of i moves them), where the body is
-    straight-line code without calls or loops; None otherwise."""
-    if any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Goto, c_ast.FuncCall, OmpConstruct))
-           for n in walk_nodes(body)):
-        return None
-    seen: dict[str, list[list[dict]]] = {}
-    for a in array_accesses(body):
-        parts = subscript_polys(a)
-        if parts is None:
-            continue
-        name, polys = parts
-        for other in seen.get(name, []):
-            if len(other) == len(polys) and _rows_apart(polys, other, i):
-                return name
-        seen.setdefault(name, []).append(polys)
-    return None
-
-
-def _rows_apart(a: list[dict], b: list[dict], i: str) -> bool:
-    """Subscripts (innermost first) that differ by k times i's coefficient, k a nonzero integer
-    the same in every dimension (a[i+1][j] and a[i-1][j]; x[(i+1)*n+j] and x[(i-1)*n+j])."""
-    k = None
-    for pa, pb in zip(a, b):
-        step = {tuple(v for v in m if v != i): c for m, c in pa.items() if m.count(i) == 1}
-        if step != {tuple(v for v in m if v != i): c for m, c in pb.items() if m.count(i) == 1}:
-            return False
-        diff = {m: pa.get(m, 0) - pb.get(m, 0) for m in set(pa) | set(pb) if i not in m}
-        diff = {m: c for m, c in diff.items() if c}
-        if not step:
-            if diff:
-                return False
-            continue
-        mono, coef = next(iter(step.items()))
-        if mono not in diff or diff[mono] % coef:
-            return False
-        factor = diff[mono] // coef
-        if any(diff.get(m, 0) != factor * c for m, c in step.items()) or set(diff) - set(step):
-            return False
-        if k is not None and factor != k:
-            return False
-        k = factor
-    return bool(k)

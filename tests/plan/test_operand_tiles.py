@@ -101,17 +101,3 @@ def test_schedules_whose_order_a_tile_keeps_are_staged(tmp_path, clauses, staged
     for iteration in ("c[j][i] = a[i][j];", "double s = 0; for (int k = 0; k < n; k++) s += a[i][k] * b[k][j]; c[i][j] = s;"):
         found = any(TRANSPOSED in r or STAGED in r for r in remarks(tmp_path, iteration, clauses))
         assert found == staged, (clauses, iteration)
-
-
-ROWS = "whose rows it reads once"
-
-
-@pytest.mark.parametrize("iteration, tiled", [
-    ("c[i][j] = a[i - 1][j] + a[i + 1][j] + a[i][j - 1];", True),        # a 2-D stencil
-    ("c[i][j] += 0.5 * (a[i][j] + a[i + 2][j]);", True),
-    ("c[i][j] = a[i][j - 1] + a[i][j + 1];", False),                     # one row only
-    ("c[i][j] = a[i][j] + b[i + 1][j];", False),                         # two arrays, one row each
-    ("c[i][j] = a[i - 1][j] + f(a[i + 1][j]);", False),                  # a call
-])
-def test_stencils_take_tiles_of_rows(tmp_path, iteration, tiled):
-    assert any(ROWS in r for r in remarks(tmp_path, iteration)) == tiled

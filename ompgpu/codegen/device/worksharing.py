@@ -14,7 +14,7 @@ from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.analysis.symbols import Env, Symbol, declare, has_side_effect, is_pointer, resolve_typedef
 from ompgpu.codegen.cprint import CPrinter
 from ompgpu.analysis.footprint import WARP, access_key, array_accesses, lane_of, lane_tile, short_iteration, tile_footprint
-from ompgpu.analysis.operand_tiles import dot_product_nest, row_reuse, transposing_nest
+from ompgpu.analysis.operand_tiles import dot_product_nest, transposing_nest
 from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.outliner.outline import region_sharing
 from ompgpu.parser.bound import canonical_for
@@ -239,8 +239,6 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
                  and not conditional and range_from is not None and em.team_size and not em.ids.packed
                  and len(loops) == 2 and all(l.step == "1" for l in loops))
     transposing = _transpose_tile(em, d, loops, inner) if stageable else None
-    if stageable and transposing is None:
-        transposing = _row_tile(em, d, loops, inner)
     store = None
     if phase is None and not lastprivate and not linear and not conditional and d.clause("schedule") is None \
             and (schedule_kind, chunk) == ("static", "1") and transposing is None:
@@ -269,9 +267,8 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
                   loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=em.team_size,
                   whole_block=em.whole_block, spread=em.spread)
     if transposing is not None:
-        tile_rows = DOT_TILE if transposing["staged"] else ROW_TILE_ROWS
-        return em.render_with_ids("transpose_tile.j2", loops=loops, nest=transposing, tile=DOT_TILE, tile_rows=tile_rows,
-                                  rows=tile_rows * DOT_TILE // DOT_TEAM, team=DOT_TEAM, team_size=em.team_size,
+        return em.render_with_ids("transpose_tile.j2", loops=loops, nest=transposing, tile=DOT_TILE,
+                                  rows=DOT_TILE * DOT_TILE // DOT_TEAM, team=DOT_TEAM, team_size=em.team_size,
                                   range_from=range_from, plain=text)
     if dot is None:
         return text
@@ -300,25 +297,6 @@ def _stageable_nest(em, d: Directive, body: c_ast.Node) -> bool:
     i, j = parts[0][0], parts[1][0]
     inner = nest[-1].stmt
     return transposing_nest(inner, i, j, em.env) is not None or dot_product_nest(inner, i, j) is not None
-
-
-# A stencil's tiles (operand_tiles.row_reuse): ROW_TILE_ROWS rows of DOT_TILE columns per team,
-# one iteration per thread, as CUDA's 32 x 8 blocks.
-ROW_TILE_ROWS = 8
-
-
-def _row_tile(em, d: Directive, loops, inner: c_ast.Node) -> dict | None:
-    """The body of a collapsed (i, j) nest that reads an array at several rows of a column, to run
-    as tiles of rows and columns per team (transpose_tile.j2 without staged accesses); None where
-    it reads none so."""
-    array = row_reuse(inner, loops[0].var, loops[1].var)
-    if array is None:
-        return None
-    em.g.remarks.append((d.coord, f"'{array}' is read at several rows of '{loops[0].var}' in '#pragma omp {d.name}': "
-                                    f"each team takes tiles of {ROW_TILE_ROWS} x {DOT_TILE} iterations "
-                                    f"('{loops[0].var}' by '{loops[1].var}'), whose rows it reads once, where the team "
-                                    f"has {DOT_TEAM} threads"))
-    return {"staged": [], "body": em.stmt_text(inner)}
 
 
 def _transpose_tile(em, d: Directive, loops, inner: c_ast.Node) -> dict | None:
