@@ -10,9 +10,10 @@ import copy
 import re
 from dataclasses import dataclass, field
 
-from pycparser import c_ast
+from pycparser import c_ast, c_generator
 
 from ompgpu.parser.bind import OmpConstruct, enumerators
+from ompgpu.parser.clause_rules import int_constant
 from ompgpu.parser.cfront import is_offsetof, offsetof_subscripts, param_decls, walk_nodes  # noqa: F401 - re-exported
 
 
@@ -147,6 +148,47 @@ def is_array(t: c_ast.Node | None) -> bool:
 
 def is_pointer(t: c_ast.Node | None) -> bool:
     return isinstance(t, c_ast.PtrDecl)
+
+
+_SCALAR_BYTES = {"char": 1, "_Bool": 1, "short": 2, "int": 4, "float": 4, "long": 8, "double": 8}
+
+
+def array_bytes(t: c_ast.Node) -> int | None:
+    """The size of an array type whose dimensions are constants and whose elements are scalars
+    or pointers (a `long double` counts 16); None where it is not known that way."""
+    dims = constant_dims(t)
+    if dims is None:
+        return None
+    elem = t
+    while isinstance(elem, c_ast.ArrayDecl):
+        elem = elem.type
+    if isinstance(elem, c_ast.PtrDecl):
+        size = 8
+    elif isinstance(elem, c_ast.TypeDecl) and isinstance(elem.type, c_ast.IdentifierType):
+        names = elem.type.names
+        sizes = [_SCALAR_BYTES[n] for n in names if n in _SCALAR_BYTES]
+        if not sizes:
+            return None
+        size = 16 if names.count("long") == 1 and "double" in names else max(sizes)
+    else:
+        return None
+    total = size
+    for n in dims:
+        total *= n
+    return total
+
+
+def constant_dims(t: c_ast.Node) -> list[int] | None:
+    """The dimensions of an array type, outermost first, where each is a compile-time constant;
+    None for a variable-length array (or a dimension left out)."""
+    dims = []
+    while isinstance(t, c_ast.ArrayDecl):
+        n = int_constant(c_generator.CGenerator().visit(t.dim)) if t.dim is not None else None
+        if n is None:
+            return None
+        dims.append(n)
+        t = t.type
+    return dims
 
 
 def base_type_names(t: c_ast.Node | None) -> list[str]:

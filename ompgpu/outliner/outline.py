@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 from pycparser import c_ast
 
-from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, decay, declare, is_aggregate, is_array, is_pointer, param_decls,
-                                     region_uses, resolve_typedef)
+from ompgpu.analysis.symbols import (Env, ScopedVisitor, Symbol, array_bytes, constant_dims, decay, declare, is_aggregate, is_array,
+                                     is_pointer, param_decls, region_uses, resolve_typedef)
 from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError, note_location
 from ompgpu.parser.bind import BoundUnit, OmpConstruct, collapse_depth, loop_var_names
 from ompgpu.parser.cfront import sole_statement
@@ -76,7 +76,9 @@ class Capture:
     """A variable a kernel receives from the host."""
 
     sym: Symbol
-    how: str  # 'literal' (by value) | 'pointer' (translated pointer value) | 'attach' | 'object' (mapped, by reference)
+    # 'literal' (by value) | 'private' (a firstprivate array's device copy for the launch) | 'pointer'
+    # (translated pointer value) | 'attach' | 'object' (mapped, by reference)
+    how: str
     map_type: str  # to / from / tofrom / alloc / '' (literal)
     item: ListItem | None  # the map clause item (array section), if any
     implicit: bool
@@ -152,8 +154,8 @@ def kernel_scope(k: Kernel) -> Env:
     for cap in k.captures:
         t = resolve_typedef(cap.sym.type, k.env)
         decl = copy.copy(cap.sym.decl)
-        if cap.how == "pointer" and isinstance(t, c_ast.ArrayDecl):
-            decl.type = decay(t)
+        if isinstance(t, c_ast.ArrayDecl) and (cap.how == "pointer" or (cap.how == "private" and constant_dims(t) is None)):
+            decl.type = decay(t)   # a VLA's private copy arrives as a pointer too
         env.add(Symbol(cap.name, "var", decl, is_global=False, is_param=True))
     return env
 
@@ -351,7 +353,7 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
                 captures.append(Capture(sym, "object", mtype, item, False))
             continue
         if name in firstprivate:  # by value (an array too: the kernel's own copy)
-            captures.append(Capture(sym, "literal", "", None, False))
+            captures.append(Capture(sym, _firstprivate_how(t), "", None, False))
             continue
         if name in linear_vars and is_pointer(t) and name not in loop_vars:
             # Mapped tofrom, the device's final value would be a device address copied over the
@@ -370,7 +372,7 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
             raise OmpSemanticError(f"'{name}' is used in the target region but is in no data-mapping or data-sharing "
                                    f"clause, which defaultmap({_defaultmap_text(clause)}) requires", d.coord)
         if behavior == "firstprivate":  # by value: the kernel's own copy (an array too; a pointer keeps its value)
-            captures.append(Capture(sym, "literal", "", None, True))
+            captures.append(Capture(sym, _firstprivate_how(t), "", None, True))
         elif behavior in ("to", "from", "tofrom", "alloc", "present"):
             # A pointer's own storage is mapped (OpenMP 5.0: a clause without a category covers
             # pointers too), not what it points to: the region sees the host's address, as clang
@@ -391,6 +393,23 @@ def _make_kernel(bound: BoundUnit, fn: c_ast.FuncDef, n: OmpConstruct, env: Env,
 
 # Implicit behaviours the outliner implements (`present`: OpenMP 5.1); the `all` category
 # (5.2) is left out because gcc 12, which compiles the host fallback, rejects it.
+# A firstprivate array of a target region passes by value (a kernel parameter, which a thread that
+# writes it copies into its own local memory) up to this many bytes; a larger one, or one whose
+# size only the run knows, is one device copy per launch that the region's teams and threads
+# share, as OpenMP has it (OMPGPU_MAP_PRIVATE): two 4 KB arrays firstprivate to a `target teams
+# loop` exhausted the device heap with a copy per team (SOLLVE 5.0 target_teams_loop_defaultmap).
+BY_VALUE_ARRAY_BYTES = 256
+
+
+def _firstprivate_how(t: c_ast.Node) -> str:
+    """How a firstprivate variable of type t reaches the kernel: 'literal' (by value), or
+    'private' (an array's device copy for the launch, see BY_VALUE_ARRAY_BYTES)."""
+    if not is_array(t):
+        return "literal"
+    size = array_bytes(t)
+    return "literal" if size is not None and size <= BY_VALUE_ARRAY_BYTES else "private"
+
+
 _DEFAULTMAP_BEHAVIOURS = ("alloc", "to", "from", "tofrom", "firstprivate", "none", "default", "present")
 
 

@@ -7,7 +7,7 @@ import re
 
 from pycparser import c_ast
 
-from ompgpu.analysis.symbols import decay, is_array, resolve_typedef
+from ompgpu.analysis.symbols import constant_dims, decay, is_array, resolve_typedef
 from ompgpu.codegen.render import render
 from ompgpu.codegen.shared_scalars import candidate_locals
 from ompgpu.errors import note_location
@@ -97,7 +97,7 @@ def emit_kernel(em, k: Kernel, kname: str) -> dict:
                 promotions.append(render("promote.j2", type=type_string(t), name=name, array=True).strip())
             else:
                 aliases.append(f"auto &{name} = {name}__value.v;")
-        elif cap.how in ("literal", "pointer", "attach"):
+        elif cap.how in ("literal", "pointer", "attach") or (cap.how == "private" and constant_dims(t) is None):
             pt = cap.sym.type if cap.how == "literal" else decay(t if isinstance(t, c_ast.ArrayDecl) else cap.sym.type)
             # A parameter that a parallel region shares by address moves onto the soft stack.
             promoted = id(em.env.lookup(cap.name).decl) in em.escaping

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from ompgpu.analysis.symbols import decay, is_array, resolve_typedef
+from ompgpu.analysis.symbols import array_bytes, decay, is_array, resolve_typedef
 from ompgpu.codegen.render import render
 from ompgpu.errors import UnsupportedError
 from ompgpu.outliner.outline import Sharing, region_sharing
@@ -16,6 +16,10 @@ from ompgpu.parser.directives import Directive
 from ompgpu.plan.mode import region_reads_thread_state, same_expression
 from ompgpu.codegen.device import data_sharing, reductions
 from ompgpu.codegen.device.cdecl import by_value_type, cxx_name, type_string
+
+# A firstprivate array of a parallel region travels in the region's argument pack, which
+# ompgpu_by_value caps (runtime/device/ompgpu_compiler_support.cuh).
+PACK_ARRAY_BYTES = 4096
 
 
 @dataclass
@@ -123,6 +127,11 @@ def outline(em, n: OmpConstruct, sharing: Sharing, inner: Directive | None,
                 and id(sym.decl) not in em.escaping:
             param_fields.add(name)
         if is_array(t):  # firstprivate array: each thread copies it from the pack
+            size = array_bytes(t)
+            if size is not None and size > PACK_ARRAY_BYTES:
+                raise UnsupportedError(f"firstprivate array '{sym.name}' of {size} bytes on a parallel region is not "
+                                       f"supported yet (each thread's copy comes from the region's arguments: at most "
+                                       f"{PACK_ARRAY_BYTES} bytes)", d.coord)
             value_t = f"ompgpu_by_value<{by_value_type(t, sym.name, d.coord)}>"
             fields.append(f"{value_t} {name};")
             inits.append(f"ompgpu_by_value_of({name})")

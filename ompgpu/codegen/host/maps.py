@@ -133,6 +133,9 @@ def kernel_maps(k: Kernel, link_globals: frozenset[str] = frozenset(), host_valu
         elif cap.how == "literal":
             entries.append(MapEntry(f"(void *)&({cap.name})", f"(void *)&({cap.name})", "0",
                                     _flags("", (), ["OMPGPU_MAP_LITERAL", "OMPGPU_MAP_ARG", *implicit]), cap.name))
+        elif cap.how == "private":   # a firstprivate array's device copy for the launch (its bytes now)
+            entries.append(MapEntry(f"(void *)({cap.name})", f"(void *)({cap.name})", f"(long long)sizeof({cap.name})",
+                                    _flags("", (), ["OMPGPU_MAP_PRIVATE", "OMPGPU_MAP_ARG", *implicit]), cap.name))
         elif cap.how == "attach":
             entries.append(MapEntry(f"(void *)({cap.name})", f"(void *)({cap.name})", "0",
                                     _flags("", (), ["OMPGPU_MAP_ATTACH_ONLY", "OMPGPU_MAP_ARG", *implicit]), cap.name))

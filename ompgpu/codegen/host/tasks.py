@@ -46,7 +46,7 @@ def kernel_task_vars(k: Kernel) -> tuple[list[str], list[str]]:
     address, captured values (firstprivate scalars, pointers) by value."""
     shared, values = [], []
     for cap in k.captures:
-        if cap.how in ("literal", "attach") or _held_by_value(cap.sym, k.env):
+        if cap.how in ("literal", "attach", "private") or _held_by_value(cap.sym, k.env):
             values.append(cap.name)
         else:
             shared.append(cap.name)

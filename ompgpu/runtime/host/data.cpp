@@ -53,9 +53,10 @@ inline const char *item_name(const ompgpu_map_entry &e) { return e.name ? e.name
 inline std::uintptr_t addr(const void *p) { return reinterpret_cast<std::uintptr_t>(p); }
 inline void *ptr(std::uintptr_t a) { return reinterpret_cast<void *>(a); }
 
-// Entries that occupy device memory (LITERAL, ATTACH_ONLY and ATTACH never do).
+// Entries that occupy mapped device memory (LITERAL, ATTACH_ONLY and ATTACH never do; PRIVATE's
+// copy is the launch's own, not in the present table).
 inline bool is_mapped_item(const ompgpu_map_entry &e) {
-  return !(e.flags & (OMPGPU_MAP_LITERAL | OMPGPU_MAP_ATTACH_ONLY | OMPGPU_MAP_ATTACH));
+  return !(e.flags & (OMPGPU_MAP_LITERAL | OMPGPU_MAP_ATTACH_ONLY | OMPGPU_MAP_ATTACH | OMPGPU_MAP_PRIVATE));
 }
 
 

@@ -41,7 +41,7 @@ void check_host_extents(Device &dev, const Loc &loc, int n, const ompgpu_map_ent
   if (t_extents.empty()) return;
   for (int i = 0; i < n; ++i) {
     const ompgpu_map_entry &e = maps[i];
-    if (e.flags & (OMPGPU_MAP_LITERAL | OMPGPU_MAP_ATTACH)) continue;
+    if (e.flags & (OMPGPU_MAP_LITERAL | OMPGPU_MAP_ATTACH | OMPGPU_MAP_PRIVATE)) continue;
     std::uintptr_t b = reinterpret_cast<std::uintptr_t>(e.begin);
     const HostExtent *x = extent_of(b);
     if (!x) continue;
@@ -53,7 +53,7 @@ void check_host_extents(Device &dev, const Loc &loc, int n, const ompgpu_map_ent
       for (int j = 0; j < n && !present; ++j) {
         const ompgpu_map_entry &o = maps[j];
         std::uintptr_t ob = reinterpret_cast<std::uintptr_t>(o.begin);
-        present = !(o.flags & (OMPGPU_MAP_LITERAL | OMPGPU_MAP_ATTACH | OMPGPU_MAP_ATTACH_ONLY)) && o.size > 0 &&
+        present = !(o.flags & (OMPGPU_MAP_LITERAL | OMPGPU_MAP_ATTACH | OMPGPU_MAP_ATTACH_ONLY | OMPGPU_MAP_PRIVATE)) && o.size > 0 &&
                   b >= ob && b < ob + static_cast<std::size_t>(o.size);
       }
       if (!present)

@@ -105,6 +105,10 @@ typedef struct ompgpu_kernel_desc {
                                        address where the host value points into mapped storage (else
                                        the value itself); its copy back brings the device's value,
                                        unless the region left the value it got (the host keeps its own) */
+#define OMPGPU_MAP_PRIVATE 0x4000 /* with ARG: a firstprivate array of the target region, too large to pass
+                                      by value: a device copy of its bytes [begin, begin + size) made for this
+                                      launch (the region's one copy, which its teams share), the kernel's
+                                      argument; nothing enters the present table; freed after the kernel */
 
 /* The `device` argument when the construct has no device clause: use the
    default-device ICV (OMP_DEFAULT_DEVICE / omp_set_default_device). Any other value is

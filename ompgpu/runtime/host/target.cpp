@@ -169,6 +169,18 @@ void *make_device_allocator(const Loc &loc, const ompgpu_map_entry &e) {
   return object;
 }
 
+// A firstprivate array of the target region too large to pass by value (OMPGPU_MAP_PRIVATE): its
+// device copy for one launch, the host's bytes as the construct found them.
+void *make_private_copy(const Loc &loc, const ompgpu_map_entry &e) {
+  const std::size_t bytes = e.size > 0 ? static_cast<std::size_t>(e.size) : 0;
+  void *copy = nullptr;
+  cudaError_t err = cudaMalloc(&copy, std::max<std::size_t>(bytes, 1));
+  if (err == cudaSuccess && bytes > 0) err = cudaMemcpy(copy, e.begin, bytes, cudaMemcpyHostToDevice);
+  if (err != cudaSuccess)
+    cuda_fatal(loc, err, strprintf("the device copy of firstprivate '%s' (%zu bytes)", e.name ? e.name : "<unnamed>", bytes));
+  return copy;
+}
+
 }  // namespace
 
 extern "C" int ompgpu_target(const ompgpu_kernel_desc *k, long long device, int if_cond, int num_teams,
@@ -203,10 +215,11 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
   args.reserve(slots.size() + 1);
   std::uint64_t ticket;   // the kernel's, for the device memory cache (see DeviceMemoryCache)
   unsigned combine = 0;   // the launch's mask of combined atomic updates
-  std::vector<void *> allocators;   // uses_allocators(a(traits)): freed after the kernel
+  std::vector<void *> allocators;   // uses_allocators(a(traits)), firstprivate copies: freed after the kernel
   for (int i = 0; i < n; ++i)
-    if ((maps[i].flags & OMPGPU_MAP_ALLOCATOR) && (maps[i].flags & OMPGPU_MAP_ARG)) {
-      slots[static_cast<std::size_t>(i)] = make_device_allocator(loc, maps[i]);
+    if ((maps[i].flags & (OMPGPU_MAP_ALLOCATOR | OMPGPU_MAP_PRIVATE)) && (maps[i].flags & OMPGPU_MAP_ARG)) {
+      slots[static_cast<std::size_t>(i)] = maps[i].flags & OMPGPU_MAP_PRIVATE ? make_private_copy(loc, maps[i])
+                                                                               : make_device_allocator(loc, maps[i]);
       allocators.push_back(slots[static_cast<std::size_t>(i)]);
     }
   {
@@ -218,7 +231,7 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
     for (int i = 0; i < n; ++i) {
       const ompgpu_map_entry &m = maps[i];
       if (!(m.flags & OMPGPU_MAP_ARG)) continue;
-      if (m.flags & OMPGPU_MAP_ALLOCATOR) {
+      if (m.flags & (OMPGPU_MAP_ALLOCATOR | OMPGPU_MAP_PRIVATE)) {
         args.push_back(&slots[static_cast<std::size_t>(i)]);
       } else if (m.flags & OMPGPU_MAP_LITERAL) {
         args.push_back(m.begin);
@@ -303,7 +316,7 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
   }
   for (void *a : allocators) {
     const cudaError_t err = cudaFree(a);
-    if (err != cudaSuccess) cuda_fatal(loc, err, "freeing a device allocator");
+    if (err != cudaSuccess) cuda_fatal(loc, err, "freeing a device allocator or firstprivate copy");
   }
   free_device_memory(loc, d, to_free);
   return 0;
