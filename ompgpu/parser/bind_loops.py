@@ -10,7 +10,7 @@ from pycparser import c_ast
 from ompgpu.errors import OmpSemanticError, OmpSyntaxError, UnsupportedError
 from ompgpu.parser.directives import Directive
 from ompgpu.parser.pragma import parse_pragma
-from ompgpu.parser.cfront import sole_statement
+from ompgpu.parser.cfront import sole_statement, walk_nodes
 from ompgpu.parser.bound import LOOP_LEAVES, OmpConstruct, collapse_depth, for_vars, loop_header_names, loop_nest
 
 
@@ -20,9 +20,11 @@ class LoopNestBinding:
 
     # -- imperfectly nested collapse (OpenMP 5.0) ------------------------------------
     def _perfect_nest(self, d: Directive, body: c_ast.Node, pragma: c_ast.Pragma) -> c_ast.Node:
-        """A collapsed loop nest whose loops have declarations between them, made perfect by
-        moving those declarations into the innermost body: OpenMP 5.0 lets such intervening
-        code run any number of times per iteration, and a declaration there runs before the
+        """A collapsed loop nest whose loops have intervening code between them (declarations and
+        statements before or after an inner loop), made perfect by moving that code into the
+        innermost body, before and after it: OpenMP 5.0 runs intervening code at least once per
+        iteration of the loop around it and at most once per iteration of the innermost loop,
+        which this does (once per innermost iteration), and a declaration there runs before the
         body that uses it, in the same iteration. Other nests come back unchanged (and
         _check_loop reports one that is too shallow)."""
         depth = collapse_depth(d)
@@ -40,48 +42,72 @@ class LoopNestBinding:
     def _sink_declarations(self, f: c_ast.For, depth: int, d: Directive) -> c_ast.For | None:
         if depth == 1:
             return f
-        inner, decls = f.stmt, []
+        inner, decls, after = f.stmt, [], []
         if isinstance(inner, c_ast.Compound):
             items = [x for x in (inner.block_items or []) if not isinstance(x, c_ast.EmptyStatement)]
-            loops = [x for x in items if isinstance(x, c_ast.For)]
-            if len(loops) != 1 or items[-1] is not loops[0]:
+            loops = [k for k, x in enumerate(items) if isinstance(x, c_ast.For)]
+            if len(loops) != 1:
                 return None
-            decls = items[:-1]
-            inner = loops[0]
+            decls, inner, after = items[:loops[0]], items[loops[0]], items[loops[0] + 1:]
         if not isinstance(inner, c_ast.For):
             return None
-        for x in decls:
-            if not isinstance(x, c_ast.Decl) or x.storage or isinstance(x.type, c_ast.FuncDecl):
-                what = "a declaration with a storage class" if isinstance(x, c_ast.Decl) else "a statement"
+        for x in decls + after:
+            why = self._not_intervening_code(x)
+            if why is not None:
                 where = self.pre.user_coord(x.coord.line, x.coord.column) if x.coord else None
                 clause = d.clause("collapse")
-                raise self._err(UnsupportedError, f"collapse of an imperfectly nested loop nest with {what} between the "
-                                f"loops{f' (line {where.line})' if where else ''} is not supported yet (only "
-                                "declarations may stand before the inner loop)", clause.coord if clause else d.coord)
-        names = {x.name for x in decls} & loop_header_names(inner)
+                raise self._err(UnsupportedError, f"collapse of an imperfectly nested loop nest with {why} between the "
+                                f"loops{f' (line {where.line})' if where else ''} is not supported yet",
+                                clause.coord if clause else d.coord)
+        if any(isinstance(x, c_ast.Decl) for x in after):
+            return None
+        # what the intervening code declares or assigns must not bound the inner loop (the nest
+        # would not be rectangular)
+        names = {x.name for x in decls if isinstance(x, c_ast.Decl)} | {
+            t.name for x in decls for n in walk_nodes(x)
+            for t in ([n.lvalue] if isinstance(n, c_ast.Assignment) else [n.expr] if isinstance(n, c_ast.UnaryOp)
+                      and n.op in ("++", "--", "p++", "p--") else []) if isinstance(t, c_ast.ID)}
+        names &= loop_header_names(inner)
         if names:
             name = sorted(names)[0]
             where = d.clause("collapse")
             raise self._err(UnsupportedError, f"collapse of a loop nest whose inner loop's bounds use '{name}', declared "
-                            "between the loops, is not supported yet", where.coord if where is not None else d.coord)
+                            "or assigned between the loops, is not supported yet", where.coord if where is not None else d.coord)
         made = self._sink_declarations(inner, depth - 1, d)
         if made is None:
             return None
-        if decls:
-            made = self._with_leading(made, depth - 1, decls)
+        if decls or after:
+            made = self._with_around(made, depth - 1, decls, after)
         new = copy.copy(f)
         new.stmt = made
         return new
 
     @staticmethod
-    def _with_leading(f: c_ast.For, depth: int, decls: list) -> c_ast.For:
-        """f (a perfect nest of depth loops) with decls first in its innermost body."""
+    def _not_intervening_code(x: c_ast.Node) -> str | None:
+        """Why x cannot be moved into the innermost body as intervening code (a loop, a jump, an
+        OpenMP construct or call, a static declaration), or None."""
+        if isinstance(x, c_ast.Decl):
+            return "a declaration with a storage class" if x.storage or isinstance(x.type, c_ast.FuncDecl) else None
+        for n in walk_nodes(x):
+            if isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)):
+                return "a loop"
+            if isinstance(n, (c_ast.Break, c_ast.Continue, c_ast.Return, c_ast.Goto, c_ast.Label, c_ast.Switch)):
+                return "a jump"
+            if isinstance(n, OmpConstruct) or isinstance(n, c_ast.Pragma):
+                return "an OpenMP directive"
+            if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name.startswith("omp_"):
+                return f"a call of '{n.name.name}'"
+        return None
+
+    @staticmethod
+    def _with_around(f: c_ast.For, depth: int, before: list, after: list) -> c_ast.For:
+        """f (a perfect nest of depth loops) with `before` first and `after` last in its innermost body."""
         new = copy.copy(f)
         if depth == 1:
-            new.stmt = c_ast.Compound(list(decls) + [f.stmt], f.stmt.coord if f.stmt is not None else f.coord)
+            new.stmt = c_ast.Compound(list(before) + [f.stmt] + list(after), f.stmt.coord if f.stmt is not None else f.coord)
             return new
         inner = sole_statement(f.stmt)
-        new.stmt = LoopNestBinding._with_leading(inner, depth - 1, decls)
+        new.stmt = LoopNestBinding._with_around(inner, depth - 1, before, after)
         return new
 
     def _rectangular_collapse(self, d: Directive, body: c_ast.Node) -> Directive:

@@ -1,5 +1,7 @@
-/* collapse of imperfectly nested loops (OpenMP 5.0): declarations between the loops, which
-   the compiler moves into the innermost body; the host fallback runs the perfect part collapsed. */
+/* collapse of imperfectly nested loops (OpenMP 5.0): declarations and statements between the
+   loops (before and after an inner loop), which the compiler moves into the innermost body
+   (intervening code runs at least once per iteration around it, at most once per innermost
+   iteration); the host fallback runs the perfect part collapsed. */
 #include <stdio.h>
 int main(void) {
   int a[16][16], b[8][8][8];
@@ -18,6 +20,21 @@ int main(void) {
       for (int k = 0; k < 8; k++) b[i][j][k] = y + k;
     }
   }
+  /* statements before and after the inner loop: each runs some number of times per i; what
+     they store does not depend on how many (SOLLVE 5.0 test_target_imperfect_loop's shape) */
+  int first[16], last[16], c[16][16];
+  #pragma omp target teams distribute parallel for collapse(2) map(from: first, last, c)
+  for (int i = 0; i < 16; i++) {
+    first[i] = 3 * i;
+    for (int j = 0; j < 16; j++) c[i][j] = i * j;
+    last[i] = i + 100;
+  }
+  int around = 1;
+  for (int i = 0; i < 16; i++) {
+    around &= first[i] == 3 * i && last[i] == i + 100;
+    for (int j = 0; j < 16; j++) around &= c[i][j] == i * j;
+  }
+  printf("statements around the inner loop: %s\n", around ? "ok" : "WRONG");
   long s = 0;
   for (int i = 0; i < 16; i++) for (int j = 0; j < 16; j++) s += a[i][j];
   long s2 = 0;

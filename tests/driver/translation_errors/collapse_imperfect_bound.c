@@ -1,4 +1,4 @@
-// expect-error: 4:52: collapse of a loop nest whose inner loop's bounds use 'n', declared between the loops, is not supported yet
+// expect-error: 4:52: collapse of a loop nest whose inner loop's bounds use 'n', declared or assigned between the loops, is not supported yet
 int main(void) {
   int a[16][16];
   #pragma omp target teams distribute parallel for collapse(2) map(from: a)
