@@ -1,4 +1,4 @@
-/* covers: the allocate directive (OpenMP 5.0/5.1) in host code (align on file-scope and local arrays, predefined allocators, an allocator made by omp_init_allocator with an alignment trait for a local array: its storage, freed at the end of the block), and in device code (align in a target region and in a declare target function; the align modifier of allocate clauses on private and firstprivate copies of teams and parallel constructs), an aligned array mapped to a target region */
+/* covers: the allocate directive (OpenMP 5.0/5.1) in host code (align on file-scope and local arrays, predefined allocators, an allocator made by omp_init_allocator with an alignment trait for two local arrays of one directive, which an aligned clause names: their storage, freed at the end of the block), and in device code (align in a target region and in a declare target function; the align modifier of allocate clauses on private and firstprivate copies of teams and parallel constructs), an aligned array mapped to a target region */
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,13 +18,18 @@ int aligned_on_device(void) {
 #pragma omp end declare target
 
 static long sum_with_allocator(omp_allocator_handle_t al, int n) {
-  int values[N];
-  #pragma omp allocate(values) allocator(al)
-  if ((uintptr_t)values % 512 != 0) return -1;   /* the allocator's alignment trait */
-  for (int i = 0; i < n; ++i) values[i] = i;
+  int values[N], twice[N];
+  /* two variables in one directive; an aligned clause that names them (SOLLVE 5.0 allocate_allocator) */
+  #pragma omp allocate(values, twice) allocator(al)
+  if ((uintptr_t)values % 512 != 0 || (uintptr_t)twice % 512 != 0) return -1;   /* the allocator's alignment trait */
+  #pragma omp parallel for simd aligned(values, twice: 64)
+  for (int i = 0; i < n; ++i) {
+    values[i] = i;
+    twice[i] = 2 * i;
+  }
   long s = 0;
   #pragma omp parallel for reduction(+: s)
-  for (int i = 0; i < n; ++i) s += values[i];
+  for (int i = 0; i < n; ++i) s += values[i] + twice[i] - 2 * i;
   return s + (long)(sizeof(values) != N * sizeof(int));
 }
 

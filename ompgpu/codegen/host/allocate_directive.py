@@ -51,6 +51,7 @@ def lower_allocate_directives(text: str, ast: c_ast.FileAST) -> str:
             allocator = next((c.allocator for c in d.clauses if c.allocator is not None), None)
             align = next((c.align.text for c in d.clauses if c.align is not None), None)
             declared = {n.name: n for n in items[:index] if isinstance(n, c_ast.Decl)}
+            placed = []   # the directive's line becomes the storage of each item it places
             for item in d.items:
                 decl = declared.get(item.name)
                 if decl is None:
@@ -72,12 +73,15 @@ def lower_allocate_directives(text: str, ast: c_ast.FileAST) -> str:
                 # omp_alloc's memory suits any type; omp_aligned_alloc (5.1: gcc 11 lacks it) for align
                 storage = f"omp_alloc(sizeof({item.name}), {allocator})" if align is None else \
                     f"omp_aligned_alloc({align}, sizeof({item.name}), {allocator})"
-                i = node.coord.line - 1
-                edits.append((line_starts[i], line_starts[i] + len(lines[i]),
-                              f"void {_FREE_HELPER}(void *); "
-                              f"__typeof__({item.name}) *{pointer} __attribute__((cleanup({_FREE_HELPER}))) = "
-                              f"(__typeof__({item.name}) *){storage};"))
+                placed.append(f"__typeof__({item.name}) *{pointer} __attribute__((cleanup({_FREE_HELPER}))) = "
+                              f"(__typeof__({item.name}) *){storage};")
                 needs_helper = True
+                for construct in _hint_uses(items[index + 1:], item.name):
+                    i = construct.coord.line - 1
+                    edited = _without_hint_items(lines[i], item.name)
+                    if edited != lines[i]:
+                        edits.append((line_starts[i], line_starts[i] + len(lines[i]), edited))
+                        lines[i] = edited
                 for use in _uses_after(items[index + 1:], item.name):
                     at = _offset(line_starts, use.coord)
                     tok, start, end = next_token(text, at)
@@ -85,6 +89,10 @@ def lower_allocate_directives(text: str, ast: c_ast.FileAST) -> str:
                         raise UnsupportedError(f"cannot rewrite a use of '{item.name}' after its allocate directive",
                                                item.coord)
                     edits.append((start, end, f"(*{pointer})"))
+            if placed:
+                i = node.coord.line - 1
+                edits.append((line_starts[i], line_starts[i] + len(lines[i]),
+                              f"void {_FREE_HELPER}(void *); " + " ".join(placed)))
     if not needs_helper:
         return apply_edits(text, edits)
     # The cleanup function (declared where each directive was): weak, so that several files may
@@ -132,7 +140,7 @@ def _uses_after(statements: list[c_ast.Node], name: str) -> list[c_ast.ID]:
                 raise UnsupportedError(f"a declaration of '{name}' after its allocate directive, in the same "
                                        "block, is not supported yet", n.coord)
             if isinstance(n, OmpConstruct):
-                if _names(n.directive, name):
+                if _names(n.directive, name, exclude=_HINT_CLAUSES):
                     raise UnsupportedError(f"'{name}' in a clause of '#pragma omp {n.directive.name}' after an "
                                            "allocate directive with an allocator made by omp_init_allocator is not "
                                            "supported yet", n.directive.coord)
@@ -145,5 +153,30 @@ def _uses_after(statements: list[c_ast.Node], name: str) -> list[c_ast.ID]:
     return uses
 
 
-def _names(d, name: str) -> bool:
-    return any(getattr(item, "name", None) == name for c in d.clauses for item in getattr(c, "items", ()) or ())
+def _names(d, name: str, exclude: frozenset[str] = frozenset()) -> bool:
+    return any(getattr(item, "name", None) == name for c in d.clauses if c.kind not in exclude
+               for item in getattr(c, "items", ()) or ())
+
+
+# Clauses that only tell the compiler something it may use (alignment, non-temporal stores): a
+# variable whose storage an allocator placed is left out of them (the claim is about the
+# variable's own storage, which its uses no longer name).
+_HINT_CLAUSES = frozenset({"aligned", "nontemporal"})
+_HINT_CLAUSE_TEXT = re.compile(r"\b(aligned|nontemporal)\s*\(([^()]*)\)")
+
+
+def _without_hint_items(line: str, name: str) -> str:
+    """The pragma line with `name` left out of its aligned and nontemporal clauses (a clause left
+    with no item goes)."""
+    def edit(m: re.Match) -> str:
+        items, sep, rest = m.group(2).partition(":")
+        kept = [x for x in (i.strip() for i in items.split(",")) if x and x != name]
+        return f"{m.group(1)}({', '.join(kept)}{sep}{rest})" if kept else ""
+    return _HINT_CLAUSE_TEXT.sub(edit, line)
+
+
+def _hint_uses(statements: list[c_ast.Node], name: str) -> list[OmpConstruct]:
+    """The constructs after an allocate directive whose hint clauses name `name`."""
+    return [n for stmt in statements for n in walk_nodes(stmt) if isinstance(n, OmpConstruct)
+            and any(c.kind in _HINT_CLAUSES and any(getattr(i, "name", None) == name for i in c.items)
+                    for c in n.directive.clauses)]
