@@ -374,7 +374,7 @@ def _compile_device_image(t: Translation, opts: Options, dev_cu: Path, image_o: 
         def compile_with_nvrtc() -> None:
             nonlocal compiled_by_nvrtc
             with phase("compile device code"):
-                options = image_options(opts.offload_arch, opts.debug)
+                options = image_options(opts.offload_arch, opts.debug, nvrtc.version())
                 if opts.verbose:
                     print(f"ompgpu: NVRTC {nvrtc.version()} ({nvrtc.path}): {' '.join(options)} {dev_cu}", file=sys.stderr)
                 try:
@@ -409,7 +409,7 @@ def _compile_relocatable_image(t: Translation, opts: Options, nvrtc, cubin: Path
 
     def compile_with_nvrtc() -> None:
         with phase("compile device code"):
-            options = [*image_options(opts.offload_arch, opts.debug), "-rdc=true", "-DOMPGPU_RELOCATABLE_IMAGE"]
+            options = [*image_options(opts.offload_arch, opts.debug, nvrtc.version()), "-rdc=true", "-DOMPGPU_RELOCATABLE_IMAGE"]
             if opts.verbose:
                 print(f"ompgpu: NVRTC {nvrtc.version()} ({nvrtc.path}): {' '.join(options)} {t.source}", file=sys.stderr)
             try:

@@ -111,13 +111,23 @@ class Nvrtc:
             self._lib.nvrtcDestroyProgram(ctypes.byref(prog))
 
 
-def image_options(arch: str, debug: bool = False) -> list[str]:
+# NVRTC's split compilation (its optimizer's passes on every core): a quarter of a bench file's
+# NVRTC time on two cores (kmeans 0.40 -> 0.29 s), the same kernels' speed (H100, 2026-11-28,
+# every benchmark's ompgpu builds with and without it in one call, kernel time geomean 0.998;
+# bench/results/s7-h100-2026-11-28-run5). NVRTC has it from CUDA 12.4 on.
+SPLIT_COMPILE_FROM = (12, 4)
+
+
+def image_options(arch: str, debug: bool = False, version: str = "") -> list[str]:
     """NVRTC's options for a device image of generated code (what nvcc's image compile does,
     in NVRTC's terms): unannotated functions are device functions (the host runtime's header
     declares host functions), OMPGPU_DEVICE_IMAGE leaves out the host side, and ompgpu's
-    stand-ins for the C headers come first on the include path."""
+    stand-ins for the C headers come first on the include path. `version`: NVRTC's ("13.0"),
+    which decides whether it compiles in parallel."""
+    numbers = tuple(int(x) for x in version.split(".") if x.isdigit())
+    split = ["-split-compile=0"] if numbers >= SPLIT_COMPILE_FROM else []
     return ["-std=c++17", f"-arch={arch}", "-default-device", "-DOMPGPU_DEVICE_IMAGE", f"-I{DEVICE_RT / 'rtc'}",
-            f"-I{DEVICE_RT}", f"-I{HOST_RT}", "-w", *(["-lineinfo"] if debug else [])]
+            f"-I{DEVICE_RT}", f"-I{HOST_RT}", "-w", *split, *(["-lineinfo"] if debug else [])]
 
 
 @functools.lru_cache(maxsize=None)

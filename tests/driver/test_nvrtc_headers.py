@@ -105,3 +105,11 @@ def test_offsetof_through_the_stand_ins(tmp_path):
     source = ("#include <stddef.h>\nstruct particle { char tag; double x; int id[3]; };\n"
               'extern "C" __global__ void probe(size_t *out) { out[0] = offsetof(struct particle, id[2]); }\n')
     find_nvrtc().compile(source, "offsetof_probe.cu", image_options("sm_90"))
+
+
+def test_nvrtc_compiles_in_parallel_where_it_can():
+    # split compilation from NVRTC 12.4 on (ompgpu/nvrtc.py SPLIT_COMPILE_FROM); older ones lack the option
+    assert "-split-compile=0" in image_options("sm_90", version="13.0")
+    assert "-split-compile=0" in image_options("sm_90", version="12.4")
+    assert "-split-compile=0" not in image_options("sm_90", version="12.2")
+    assert "-split-compile=0" not in image_options("sm_90")
