@@ -1,4 +1,6 @@
-"""Loop nests whose iterations reuse each other's operands: the dot-product nest of a matrix product.
+"""Loop nests that a team can stage through shared memory: the dot-product nest of a matrix
+product, whose iterations reuse each other's operands, and transposing nests, whose accesses run
+along different loops (below).
 
 A collapsed pair of loops over (i, j) whose iteration is
 
