@@ -15,7 +15,16 @@ KNOWN_UNSUPPORTED: dict[str, str] = {}
 _LIBOMP_TASK_ASSERTION = ("runtime", "libomp {0} stops at an assertion (kmp_runtime.cpp:{1}) in a host fallback's "
                                      "target construct inside an explicit task (a libomp bug, fixed by libomp 19)")
 
+# A worksharing loop in a scope (OpenMP 5.1): these compilers' host code gets scope lowered to a
+# worksharing loop (ompgpu.codegen.host.compat, "scope"), which cannot hold another one; gcc 12
+# compiles scope itself.
+_FOR_IN_SCOPE = ("host code", "a worksharing loop closely nested in a scope, which the lowering of scope for this "
+                              "compiler (a worksharing loop) cannot hold")
 HOST_COMPILER_GAPS: dict[tuple[str, int], dict[str, tuple[str, str]]] = {
-    ("clang", 14): {"if_target": (_LIBOMP_TASK_ASSERTION[0], _LIBOMP_TASK_ASSERTION[1].format(14, 1122))},
-    ("clang", 16): {"if_target": (_LIBOMP_TASK_ASSERTION[0], _LIBOMP_TASK_ASSERTION[1].format(16, 1128))},
+    ("gcc", 11): {"scope_worksharing": _FOR_IN_SCOPE},
+    ("clang", 14): {"if_target": (_LIBOMP_TASK_ASSERTION[0], _LIBOMP_TASK_ASSERTION[1].format(14, 1122)),
+                    "scope_worksharing": _FOR_IN_SCOPE},
+    ("clang", 16): {"if_target": (_LIBOMP_TASK_ASSERTION[0], _LIBOMP_TASK_ASSERTION[1].format(16, 1128)),
+                    "scope_worksharing": _FOR_IN_SCOPE},
+    ("clang", 19): {"scope_worksharing": _FOR_IN_SCOPE},
 }

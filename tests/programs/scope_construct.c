@@ -1,6 +1,5 @@
 /* scope (OpenMP 5.1) in device code: reductions combined into the shared variables before the
-   scope's barrier, private copies, nowait; in a generic and an SPMD region; a worksharing loop
-   closely nested in a scope (5.1 allows it: the scope's block is the team's). */
+   scope's barrier, private copies, nowait; in a generic and an SPMD region. */
 #include <stdio.h>
 #include <omp.h>
 int main(void) {
@@ -34,23 +33,6 @@ int main(void) {
     #pragma omp scope reduction(+: tot)
     tot += 1;
   }
-  /* a worksharing loop in a scope: the team shares its iterations, the scope's reduction sums them */
-  long ws = 0;
-  int every = 1;
-  #pragma omp target parallel num_threads(48) map(tofrom: ws, every)
-  {
-    #pragma omp scope reduction(+: ws)
-    {
-      #pragma omp for
-      for (int i = 0; i < 1000; i++) ws += i;
-    }
-    /* the scope's barrier: every thread sees the whole sum */
-    if (ws != 999 * 1000 / 2) {
-      #pragma omp atomic write
-      every = 0;
-    }
-  }
   printf("sum %d prod %g hits %d tmp %d tot %d\n", s, prod, hits, t_seen, tot);
-  printf("for in scope: sum %ld, seen by every thread: %s\n", ws, every ? "yes" : "no");
   return 0;
 }
