@@ -36,13 +36,14 @@ from dataclasses import dataclass
 
 from pycparser import c_ast, c_generator
 
-from ompgpu.analysis.library import DEVICE_LIBRARY, OMP_DEVICE_API, PURE_LIBRARY, SERIAL_API, STATE_API
+from ompgpu.analysis.library import DEVICE_LIBRARY, OMP_DEVICE_API, PURE_LIBRARY, SERIAL_API
 from ompgpu.analysis.symbols import (ScopedVisitor, Symbol, declare, has_side_effect, is_array, is_pointer, region_uses,
                                      resolve_typedef, walk_nodes)
 from ompgpu.errors import SourceCoord, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, kernel_scope, region_sharing
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, default_mem_order, loop_binding, loop_nest, loop_var_names
 from ompgpu.parser.clause_rules import int_constant
+from ompgpu.plan.call_effects import pure_function, stateless_call
 from ompgpu.plan.combine import combined_atomics
 from ompgpu.plan.spread import spread_blocker, spread_candidate
 from ompgpu.plan.team_size import irregular_team_size, loop_team_size
@@ -543,7 +544,7 @@ class _SerialWalker(ScopedVisitor):
         name = n.name.name if isinstance(n.name, c_ast.ID) else None
         if name in SERIAL_API or (self.in_guard and name in DEVICE_LIBRARY):
             pass
-        elif name in self.program.functions and _pure_function(self.program, name):
+        elif name in self.program.functions and pure_function(self.program, name):
             pass  # every thread computes the same value
         elif name in OMP_DEVICE_API:
             self.block(self.coord(n), f"call to '{name}' outside a parallel region")
@@ -687,7 +688,7 @@ class _StateScan(c_ast.NodeVisitor):
 
     def visit_FuncCall(self, n: c_ast.FuncCall) -> None:
         name = n.name.name if isinstance(n.name, c_ast.ID) else None
-        if name is None or not _stateless_call(self.w.program, name):
+        if name is None or not stateless_call(self.w.program, name):
             self.w.state(self.w.coord(n), f"call to '{name or 'a function pointer'}'")
         self.generic_visit(n)
 
@@ -733,105 +734,6 @@ def _is_const(t: c_ast.Node | None) -> bool:
 
 def _text(expr: c_ast.Node) -> str:
     return c_generator.CGenerator().visit(expr)
-
-
-def _pure_function(program: Program, name: str, seen: frozenset[str] = frozenset()) -> bool:
-    """Whether the user function `name` computes its result from its arguments and memory
-    reads alone: it assigns only its own non-static locals and parameters (no store through a
-    pointer, to a global or to a static), has no OpenMP construct and calls only such
-    functions, pure library functions and the uniform omp_* queries. Every thread of a team
-    calling it with the same arguments gets the same value and changes nothing."""
-    if name in seen:
-        return True
-    fn = program.functions.get(name)
-    if fn is None or fn.body is None:
-        return False
-    locals_: set[str] = set()
-    arrays: set[str] = set()
-    params = fn.decl.type.args.params if isinstance(fn.decl.type, c_ast.FuncDecl) and fn.decl.type.args else []
-    for node in [*params, *walk_nodes(fn.body)]:
-        if isinstance(node, c_ast.Decl) and node.name:
-            if "static" in (node.storage or []) or "extern" in (node.storage or []):
-                return False
-            sym = program.globals_env.lookup(node.name)
-            if sym is not None and sym.kind == "var":
-                return False  # a local that shadows a global: keep the check simple
-            locals_.add(node.name)
-            if isinstance(node.type, c_ast.ArrayDecl) and node not in params:
-                arrays.add(node.name)
-    for node in walk_nodes(fn.body):
-        if isinstance(node, OmpConstruct):
-            return False
-        target = None
-        if isinstance(node, c_ast.Assignment):
-            target = node.lvalue
-        elif isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
-            target = node.expr
-        if target is not None:
-            root = target
-            while isinstance(root, c_ast.ArrayRef) and isinstance(root.name, (c_ast.ArrayRef, c_ast.ID)):
-                root = root.name
-            if not isinstance(root, c_ast.ID) or root.name not in locals_ or (root is not target and root.name not in arrays):
-                return False
-        if isinstance(node, c_ast.FuncCall):
-            callee = node.name.name if isinstance(node.name, c_ast.ID) else None
-            if callee is None:
-                return False
-            if callee in program.functions:
-                if not _pure_function(program, callee, seen | {name}):
-                    return False
-            elif callee not in PURE_LIBRARY and SERIAL_API.get(callee, True):
-                return False
-    return True
-
-
-def _stateless_call(program: Program, name: str, seen: frozenset[str] = frozenset()) -> bool:
-    """Whether a call of `name` never reads the runtime's team or thread state: a device
-    library function, an omp_* routine that needs no state, or a user function defined in
-    this file whose body has no OpenMP construct and no call through a pointer and calls only
-    such functions (a recursive cycle among them included). A function defined elsewhere
-    (another file, a library) may do anything."""
-    if name in STATE_API:
-        return False
-    if name not in program.functions:
-        return name in DEVICE_LIBRARY or name in OMP_DEVICE_API
-    if name in seen:
-        return True
-    fn = program.functions[name]
-    return fn.body is not None and _stateless_code(program, fn.body, seen | {name})
-
-
-def _stateless_code(program: Program, code: c_ast.Node, seen: frozenset[str] = frozenset()) -> bool:
-    """Code with no OpenMP construct whose every call is a _stateless_call (none through a pointer)."""
-    for node in walk_nodes(code):
-        if isinstance(node, OmpConstruct):
-            return False
-        if isinstance(node, c_ast.FuncCall):
-            callee = node.name.name if isinstance(node.name, c_ast.ID) else None
-            if callee is None or not _stateless_call(program, callee, seen):
-                return False
-    return True
-
-
-# Clauses of a `parallel` directive whose code in the work function reads no thread state:
-# the data-sharing ones (copies made at the fork or in the work function's own locals) and
-# the ones the fork site evaluates (if, num_threads, proc_bind).
-_STATELESS_PARALLEL_CLAUSES = frozenset({"if", "num_threads", "proc_bind", "default", "shared", "private", "firstprivate"})
-
-
-def region_reads_thread_state(program: Program, region: OmpConstruct) -> bool:
-    """Whether the work function of a plain `parallel` region may read the runtime's per-thread
-    state (its team size, nesting level, worksharing sequence). Conservatively true unless the
-    directive is `parallel` alone with data-sharing clauses only, its body holds no OpenMP
-    construct and every call in it is stateless (_stateless_call: no omp_* state routine, no
-    function defined elsewhere, no call through a pointer). A generic kernel whose regions are
-    all of that kind leaves the per-fork store of the workers' state out
-    (runtime/device/parallelism.cuh worker_wait)."""
-    d = region.directive
-    if list(d.leaves) != ["parallel"] or any(c.kind not in _STATELESS_PARALLEL_CLAUSES for c in d.clauses):
-        return True
-    return region.body is not None and not _stateless_code(program, region.body)
-
 
 
 def _check_schedule(w: _SerialWalker, d) -> None:

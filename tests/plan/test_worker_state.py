@@ -1,5 +1,5 @@
 """Tier 1: the workers of a generic kernel store their per-thread state at a fork only where
-a work function of the kernel may read it (plan.mode.region_reads_thread_state). A plain
+a work function of the kernel may read it (plan.call_effects.region_reads_thread_state). A plain
 region that calls stateless code leaves the store out; everything that reads the team size,
 the nesting level or the worksharing sequence keeps it, for every region of the kernel.
 Run-and-check program: tests/programs/worker_state.c."""

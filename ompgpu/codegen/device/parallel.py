@@ -13,7 +13,8 @@ from ompgpu.errors import UnsupportedError
 from ompgpu.outliner.outline import Sharing, region_sharing
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_var_names
 from ompgpu.parser.directives import Directive
-from ompgpu.plan.mode import region_reads_thread_state, same_expression
+from ompgpu.plan.call_effects import region_reads_thread_state
+from ompgpu.plan.mode import same_expression
 from ompgpu.codegen.device import data_sharing, reductions
 from ompgpu.codegen.device.cdecl import by_value_type, cxx_name, type_string
 
@@ -39,7 +40,7 @@ class WorkFunction:
     # bound decided once, not at every fork: bench/results/exp-h100-2026-11-25-s6-generic-fork-profile.txt).
     field_names: tuple[str, ...] = ()
     param_fields: frozenset[str] = frozenset()
-    # The body may read the worker's per-thread state (plan.mode.region_reads_thread_state):
+    # The body may read the worker's per-thread state (plan.call_effects.region_reads_thread_state):
     # a generic kernel whose work functions all leave it unread skips its store at each fork.
     reads_state: bool = True
 
