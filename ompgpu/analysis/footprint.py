@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from ompgpu.analysis.symbols import Env, resolve_typedef, walk_nodes
+from ompgpu.analysis.symbols import SCALAR_BYTES, Env, resolve_typedef, walk_nodes
 from ompgpu.codegen.cprint import CPrinter
 from ompgpu.parser.bind import OmpConstruct, canonical_for
 
@@ -49,7 +49,6 @@ WARP = 32
 # An iteration smaller than this many inner iterations is not a tile: the grid mapping stays.
 MIN_TILE_ITERATIONS = 256
 
-_SIZES = {"char": 1, "short": 2, "int": 4, "float": 4, "long": 8, "double": 8}
 
 # A polynomial over the loop's names: {monomial (sorted names, () for the constant): coefficient}
 Poly = dict[tuple[str, ...], int]
@@ -334,5 +333,5 @@ def _element_size(name: str, rank: int, env: Env) -> int | None:
         return 16 if names == ["long", "double"] else 8
     for n in ("double", "float", "long", "int", "short", "char"):
         if n in names:
-            return _SIZES[n]
+            return SCALAR_BYTES[n]
     return None

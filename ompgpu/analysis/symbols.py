@@ -150,7 +150,8 @@ def is_pointer(t: c_ast.Node | None) -> bool:
     return isinstance(t, c_ast.PtrDecl)
 
 
-_SCALAR_BYTES = {"char": 1, "_Bool": 1, "short": 2, "int": 4, "float": 4, "long": 8, "double": 8}
+# The bytes of C's scalar type names on the host and the device (LP64), one table for every pass.
+SCALAR_BYTES = {"char": 1, "_Bool": 1, "short": 2, "int": 4, "float": 4, "long": 8, "double": 8}
 
 
 def array_bytes(t: c_ast.Node) -> int | None:
@@ -166,7 +167,7 @@ def array_bytes(t: c_ast.Node) -> int | None:
         size = 8
     elif isinstance(elem, c_ast.TypeDecl) and isinstance(elem.type, c_ast.IdentifierType):
         names = elem.type.names
-        sizes = [_SCALAR_BYTES[n] for n in names if n in _SCALAR_BYTES]
+        sizes = [SCALAR_BYTES[n] for n in names if n in SCALAR_BYTES]
         if not sizes:
             return None
         size = 16 if names.count("long") == 1 and "double" in names else max(sizes)

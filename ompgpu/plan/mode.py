@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pycparser import c_ast, c_generator
 
 from ompgpu.analysis.library import DEVICE_LIBRARY, OMP_DEVICE_API, PURE_LIBRARY, SERIAL_API
-from ompgpu.analysis.symbols import (ScopedVisitor, Symbol, declare, has_side_effect, is_array, is_pointer, region_uses,
+from ompgpu.analysis.symbols import (SCALAR_BYTES, ScopedVisitor, Symbol, declare, has_side_effect, is_array, is_pointer, region_uses,
                                      resolve_typedef, walk_nodes)
 from ompgpu.errors import SourceCoord, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, kernel_scope, region_sharing
@@ -702,7 +702,6 @@ class _StateScan(c_ast.NodeVisitor):
             self.visit(n.body)
 
 
-_SCALAR_SIZES = {"char": 1, "short": 2, "int": 4, "long": 8, "float": 4, "double": 8, "_Bool": 1}
 
 
 def _shared_size(t: c_ast.Node | None, env) -> int | None:
@@ -720,7 +719,7 @@ def _shared_size(t: c_ast.Node | None, env) -> int | None:
             return 4  # plain `unsigned`
         if names.count("long") == 2 or names == ["long", "int"] or names == ["long", "long", "int"]:
             return 8
-        sizes = [_SCALAR_SIZES.get(x) for x in names if x != "int" or len(names) == 1]
+        sizes = [SCALAR_BYTES.get(x) for x in names if x != "int" or len(names) == 1]
         return max(sizes) if sizes and all(v is not None for v in sizes) else None
     return None
 

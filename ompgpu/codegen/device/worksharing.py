@@ -266,14 +266,12 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
                   linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                   loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=em.team_size,
                   whole_block=em.whole_block, spread=em.spread)
-    if transposing is not None:
-        return em.render_with_ids("transpose_tile.j2", loops=loops, nest=transposing, tile=DOT_TILE,
-                                  rows=DOT_TILE * DOT_TILE // DOT_TEAM, team=DOT_TEAM, team_size=em.team_size,
-                                  range_from=range_from, plain=text)
-    if dot is None:
+    if transposing is None and dot is None:
         return text
-    return em.render_with_ids("dot_tile.j2", loops=loops, dot=dot, tile=DOT_TILE, rows=DOT_TILE * DOT_TILE // DOT_TEAM,
-                              team=DOT_TEAM, team_size=em.team_size, range_from=range_from, plain=text)
+    staging = {"nest": transposing} if transposing is not None else {"dot": dot}
+    return em.render_with_ids("transpose_tile.j2" if transposing is not None else "dot_tile.j2", loops=loops,
+                              tile=DOT_TILE, rows=DOT_TILE * DOT_TILE // DOT_TEAM, team=DOT_TEAM,
+                              team_size=em.team_size, range_from=range_from, plain=text, **staging)
 
 
 # Nests staged through shared memory (analysis/operand_tiles.py): tiles of DOT_TILE x DOT_TILE
@@ -346,8 +344,8 @@ def _dot_tile(em, d: Directive, loops, inner: c_ast.Node) -> dict | None:
     finally:
         em.env = saved
     em.g.remarks.append((d.coord, f"the dot product over '{nest.k_decl.name}' of '#pragma omp {d.name}' is staged through "
-                                    f"shared memory: tiles of {DOT_TILE} x {DOT_TILE} of '{em.visit(nest.row)}' and "
-                                    f"'{em.visit(nest.col)}', {DOT_TILE * DOT_TILE // DOT_TEAM} outputs per thread, "
+                                    f"shared memory: tiles of {DOT_TILE} x {DOT_TILE} of '{texts['row']}' and "
+                                    f"'{texts['col']}', {DOT_TILE * DOT_TILE // DOT_TEAM} outputs per thread, "
                                     f"where the team has {DOT_TEAM} threads"))
     return texts
 
