@@ -8,7 +8,7 @@ from __future__ import annotations
 
 __all__ = ["compile", "CompiledFunction", "CompileError", "CompileFailed", "OffloadError"]
 
-_WHERE = {"CompiledFunction": "api", "CompileError": "build", "CompileFailed": "build", "OffloadError": "calls"}
+_WHERE = {"CompiledFunction": "api", "CompileError": "model", "CompileFailed": "model", "OffloadError": "calls"}
 
 
 def compile(source: str, name: str, options=(), *, backend: str = "cuda", filename: str = "<string>"):  # noqa: A001

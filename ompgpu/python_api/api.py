@@ -1,14 +1,12 @@
 """`ompgpu.compile`: a C function with OpenMP target regions, callable from Python."""
 from __future__ import annotations
 
-import ctypes
 import inspect
 
-import numpy as np
-
 from ompgpu.errors import OmpgpuError
-from ompgpu.python_api.build import CompileError, Module, build_module
-from ompgpu.python_api.calls import HostRuntime, array_argument, bind_arguments, block_type, scalar_value
+from ompgpu.python_api import cache
+from ompgpu.python_api.calls import Caller, HostRuntime, bind_arguments
+from ompgpu.python_api.model import CompileError, Module, check_options
 
 BACKENDS = {"cuda": "cuda", "cupy": "cuda", "emu": "emu"}
 
@@ -24,8 +22,8 @@ class CompiledFunction:
             raise CompileError(exc.message, exc.coord, exc.notes, exc.render()) from None
         self.module, self.runtime = module, runtime
         self._library = runtime.load(module.library)
-        self._entry = getattr(self._library, self.signature.entry)
-        self._block_type = block_type(self.signature)
+        self._caller = Caller(self.signature, getattr(self._library, self.signature.entry), runtime)
+        self._arity = len(self.signature.params)
         sig = self.signature
         self.__name__ = sig.name
         self.__signature__ = inspect.Signature([inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD)
@@ -49,21 +47,15 @@ class CompiledFunction:
         return self.module.remarks
 
     def __call__(self, *args, **kwargs):
-        sig = self.signature
-        block = self._block_type()
-        arrays = []
-        for i, (p, value) in enumerate(zip(sig.params, bind_arguments(sig, args, kwargs))):
-            if p.kind == "scalar":
-                setattr(block, f"a{i}", scalar_value(p, value))
-                continue
-            a = array_argument(p, value)
-            if a is not None:
-                arrays.append(a)
-                setattr(block, f"a{i}", a.address)
-        self.runtime.call(ctypes.cast(self._entry, ctypes.c_void_p), block, arrays)
-        if sig.result is None:
-            return None
-        return np.dtype(sig.result.dtype).type(block.result)
+        if kwargs or len(args) != self._arity:
+            args = bind_arguments(self.signature, args, kwargs)
+        return self._caller(args)
+
+    @property
+    def returns_early(self) -> bool:
+        """Whether a call may return before its kernels end (where their data are all on the
+        device and nothing comes back to host memory), as a CuPy kernel launch does."""
+        return not self.signature.synchronous_because
 
     def __repr__(self) -> str:
         return f"<ompgpu function {self.__doc__} on {self.module.offload}>"
@@ -85,5 +77,11 @@ def compile(source: str, name: str, options=(), *, backend: str = "cuda", filena
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend '{backend}' (expected 'cuda' or 'emu')")
     offload = BACKENDS[backend]
-    runtime = HostRuntime.get(offload)
-    return CompiledFunction(build_module(source, options, filename, offload), name, runtime)
+    options = check_options(options)
+    found = cache.lookup(source, options, filename, offload)   # no compiler import when it is found
+    if found is not None:
+        return CompiledFunction(found.module, name, HostRuntime.get(offload, found.runtime_library))
+    from ompgpu.python_api.build import build_module
+
+    module = build_module(source, options, filename, offload)
+    return CompiledFunction(module, name, HostRuntime.get(offload))

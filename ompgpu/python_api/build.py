@@ -28,46 +28,17 @@ import jinja2
 import ompgpu
 from ompgpu.driver import compile_and_link, run_deep, translate
 from ompgpu.errors import OmpgpuError, ToolchainError
-from ompgpu.options import UsageError, parse_cc_args
+from ompgpu.options import parse_cc_args
 from ompgpu.parser.cfront import CppFailed, parse_c, preprocess
 from ompgpu.parser.loop_transforms import apply_loop_transforms
-from ompgpu.python_api.signature import Signatures, find_signatures
+from ompgpu.python_api import cache
+from ompgpu.python_api.model import CompileError, CompileFailed, Module
+from ompgpu.python_api.signature import find_signatures
 from ompgpu.nvrtc import find_nvrtc
-from ompgpu.toolchain import cache_dir, find_cuda, host_cc, host_cxx, runtime_dynamic_list
+from ompgpu.toolchain import find_cuda, host_cc, host_cxx, runtime_dynamic_list, runtime_shared_library
 
 PACKAGE_DIR = Path(ompgpu.__file__).resolve().parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"
-ACCEPTED_OPTIONS = ("-D", "-U", "-I", "-std=", "-O", "--mode=", "--offload-arch=", "-w")
-
-
-class CompileError(OmpgpuError):
-    """An error in the C source given to `ompgpu.compile` (str() is the gcc-style report)."""
-
-    def __init__(self, message: str, coord=None, notes: tuple[str, ...] = (), text: str = ""):
-        super().__init__(message, coord, notes)
-        self.text = text or message
-
-    def __str__(self) -> str:
-        return self.text
-
-
-class CompileFailed(RuntimeError):
-    """A compiler that ompgpu runs (the host C compiler, nvcc, the linker) rejected the code
-    generated for the source: an ompgpu bug or a C feature the generated code cannot hold."""
-
-
-@dataclass(frozen=True)
-class Module:
-    """What one source became."""
-
-    key: str
-    filename: str
-    offload: str  # 'cuda' | 'emu'
-    library: str  # the shared object
-    signatures: Signatures
-    kernels: tuple[tuple[str, str], ...]  # (function, kernel), in source order
-    cuda_source: str
-    remarks: tuple[str, ...]
 
 
 @functools.lru_cache(maxsize=1)
@@ -81,28 +52,13 @@ def compiler_version() -> str:
     return h.hexdigest()[:16]
 
 
-def cache_root() -> Path:
-    return cache_dir() / "python"
-
-
-def check_options(options) -> list[str]:
-    """The `ompgpu cc` options that make sense for one source string."""
-    if isinstance(options, str):
-        raise TypeError("options must be a sequence of strings, e.g. ('-DN=100', '--mode=generic')")
-    options = [str(o) for o in (options or ())]
-    for o in options:
-        if not o.startswith(ACCEPTED_OPTIONS):
-            raise UsageError(f"option '{o}' is not accepted by ompgpu.compile (accepted: {' '.join(ACCEPTED_OPTIONS)})")
-    return options
-
-
-def build_module(source: str, options, filename: str, offload: str) -> Module:
-    options = check_options(options)
+def build_module(source: str, options: list[str], filename: str, offload: str) -> Module:
+    """The module of `source` (options checked by model.check_options)."""
     # -O1 unless asked: the emulator's code compiles several times faster, and runs on the CPU.
     default_opt = [] if any(o.startswith("-O") for o in options) or offload == "cuda" else ["-O1"]
     lines = source.split("\n")
     text = f'#line 1 "{_c_string(filename)}"\n{source}\n'
-    src = cache_root() / "src" / hashlib.sha256(text.encode()).hexdigest()[:16] / "input.c"
+    src = cache.cache_root() / "src" / hashlib.sha256(text.encode()).hexdigest()[:16] / "input.c"
     _write_once(src, text)
     probe = parse_cc_args([*default_opt, *options, str(src)])
     cpp_args = (*probe.cpp_args, *((probe.std,) if probe.std else ()), f"-I{os.getcwd()}")
@@ -114,16 +70,21 @@ def build_module(source: str, options, filename: str, offload: str) -> Module:
         raise _compile_error(exc, {filename: lines}) from None
     key = hashlib.sha256("\0".join([pre.text.replace(str(src), "<input>"), repr(options), filename, offload,
                                     host_cc(), host_cxx(), compiler_version(), _device_compiler(offload)]).encode())
-    folder = cache_root() / key.hexdigest()[:24]
+    folder = cache.cache_root() / key.hexdigest()[:24]
     described = folder / "module.pickle"
+    module = None
     if described.exists():
         try:
             module = pickle.loads(described.read_bytes())
-            if Path(module.library).exists():
-                return module
+            if not Path(module.library).exists():
+                module = None
         except Exception:  # noqa: BLE001 - a damaged or foreign cache entry: build again
-            pass
-    return _build(text, pre, options, default_opt, filename, offload, folder, lines)
+            module = None
+    if module is None:
+        module = _build(text, pre, options, default_opt, filename, offload, folder, lines)
+    cache.record(source, options, filename, offload, module, sorted({f for f, _ in pre.origins}),
+                 str(runtime_shared_library(offload)))
+    return module
 
 
 def _build(text, pre, options, default_opt, filename, offload, folder: Path, lines) -> Module:

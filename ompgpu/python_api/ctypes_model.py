@@ -5,43 +5,12 @@ pointers are 64 bits, plain `char` is signed.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from pycparser import c_ast
 
 from ompgpu.analysis.symbols import Env, resolve_typedef
+from ompgpu.python_api.model import (BOOL, CHAR, DOUBLE, FLOAT, INT, LLONG, LONG, SCHAR, SHORT, UCHAR, UINT, ULLONG,
+                                     ULONG, USHORT, ScalarType)
 
-
-@dataclass(frozen=True)
-class ScalarType:
-    """An arithmetic C type."""
-
-    c_name: str  # canonical spelling: 'int', 'unsigned long', 'double', ...
-    dtype: str  # the NumPy dtype with the same representation
-    size: int
-    is_float: bool
-    signed: bool
-    ctype: str  # the ctypes type of the same representation ('c_int', ...)
-
-    @property
-    def bits(self) -> int:
-        return 8 * self.size
-
-
-BOOL = ScalarType("_Bool", "bool", 1, False, False, "c_bool")
-CHAR = ScalarType("char", "int8", 1, False, True, "c_byte")
-SCHAR = ScalarType("signed char", "int8", 1, False, True, "c_byte")
-UCHAR = ScalarType("unsigned char", "uint8", 1, False, False, "c_ubyte")
-SHORT = ScalarType("short", "int16", 2, False, True, "c_short")
-USHORT = ScalarType("unsigned short", "uint16", 2, False, False, "c_ushort")
-INT = ScalarType("int", "int32", 4, False, True, "c_int")
-UINT = ScalarType("unsigned int", "uint32", 4, False, False, "c_uint")
-LONG = ScalarType("long", "int64", 8, False, True, "c_long")
-ULONG = ScalarType("unsigned long", "uint64", 8, False, False, "c_ulong")
-LLONG = ScalarType("long long", "int64", 8, False, True, "c_longlong")
-ULLONG = ScalarType("unsigned long long", "uint64", 8, False, False, "c_ulonglong")
-FLOAT = ScalarType("float", "float32", 4, True, True, "c_float")
-DOUBLE = ScalarType("double", "float64", 8, True, True, "c_double")
 
 # Type-specifier words (order-insensitive, 'int' and 'signed' implied where C implies them).
 _BY_WORDS = {

@@ -203,3 +203,33 @@ def test_module_is_cached(monkeypatch):
     assert list(y) == [2, 2, 2]
     with pytest.raises(RuntimeError, match="the cached module was not used"):
         emu(SAXPY.replace("a * x[i]", "x[i] * a"), "saxpy")  # another source: not in the cache
+
+
+def test_cached_module_loads_without_the_compiler(tmp_path):
+    """A process that compiles a source it compiled before finds it in the direct cache: no
+    preprocessor, no compiler import; editing a header it includes builds it again."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "scale.h").write_text("#define SCALE 2\n")
+    script = tmp_path / "call.py"
+    script.write_text(
+        "import sys, numpy as np, ompgpu\n"
+        "src = '#include \"scale.h\"\\nvoid f(int *o) {\\n#pragma omp target map(from: o[0:1])\\n  o[0] = SCALE;\\n}\\n'\n"
+        "f = ompgpu.compile(src, 'f', backend='emu')\n"
+        "o = np.zeros(1, dtype=np.int32)\n"
+        "f(o)\n"
+        "print(int(o[0]), 'ompgpu.driver' in sys.modules, 'pycparser' in sys.modules)\n")
+
+    def run():
+        proc = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
+                              env=os.environ, timeout=600)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout.split()
+
+    assert run() == ["2", "True", "True"]     # built: the compiler ran
+    assert run() == ["2", "False", "False"]   # found: it was not even imported
+    (tmp_path / "scale.h").write_text("#define SCALE 3 /* edited */\n")
+    assert run() == ["3", "True", "True"]
+    assert run() == ["3", "False", "False"]

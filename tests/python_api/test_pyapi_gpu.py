@@ -135,8 +135,105 @@ def program_drivers_agree_with_expected():
         assert out.getvalue() == (ROOT / "tests" / "programs" / f"{path.stem}.expected").read_text(), path.stem
 
 
+SPIN = r"""
+void spin(int n, int reps, float *y) {
+  #pragma omp target teams distribute parallel for is_device_ptr(y)
+  for (int i = 0; i < n; i++) {
+    float v = y[i];
+    for (int r = 0; r < reps; r++) v = v * 0.999f + 0.001f;
+    y[i] = v;
+  }
+}
+"""
+
+
+def calls_return_before_their_kernels_end():
+    """On CuPy's current stream (a stream of its own here): the call returns while its kernel
+    runs, work queued after it on that stream sees its results, and a NumPy call after it waits."""
+    import time
+
+    import cupy as cp
+    import ompgpu
+
+    f = ompgpu.compile(SAXPY, "saxpy")
+    spin = ompgpu.compile(SPIN, "spin")
+    assert f.returns_early and spin.returns_early
+    n = 1 << 22
+    with cp.cuda.Stream(non_blocking=True) as stream:
+        x = cp.arange(n, dtype=cp.float32)        # queued on the stream: the call must follow it
+        y = cp.ones(n, dtype=cp.float32)
+        spin(n, 1, y)
+        stream.synchronize()
+        start = time.perf_counter()
+        spin(n, 20000, y)                         # tens of milliseconds of work
+        returned = time.perf_counter() - start
+        stream.synchronize()
+        ended = time.perf_counter() - start
+        assert returned < 0.25 * ended, (returned, ended)
+        y.fill(1.0)
+        f(n, 2.0, x, y)
+        z = y * 1                                 # CuPy's next kernel on the same stream
+        np.testing.assert_array_equal(cp.asnumpy(z), 2 * np.arange(n, dtype=np.float32) + 1)
+        spin(n, 20000, y)                         # left running...
+        assert not stream.done
+        host = np.ones(4, np.float32)
+        f(4, 1.0, np.ones(4, np.float32), host)   # ...a call on host arrays waits for it first
+        assert stream.done
+        np.testing.assert_array_equal(host, 2.0)
+
+
+def torch_and_dlpack_like_cupy():
+    """The same module called with CuPy arrays, PyTorch tensors (__cuda_array_interface__), and
+    objects that only speak DLPack gives the same results."""
+    import cupy as cp
+    import ompgpu
+
+    try:
+        import torch
+    except ImportError:
+        print("torch_and_dlpack_like_cupy: PyTorch is not installed: only CuPy checked")
+        return
+    f = ompgpu.compile(SAXPY, "saxpy")
+    n = 100003
+    x = np.random.default_rng(1).random(n, dtype=np.float32)
+    want = cp.asarray(np.ones(n, np.float32))
+    f(n, 3.0, cp.asarray(x), want)
+    want = cp.asnumpy(want)
+
+    tx, ty = torch.from_numpy(x).cuda(), torch.ones(n, device="cuda")
+    f(n, 3.0, tx, ty)
+    np.testing.assert_array_equal(ty.cpu().numpy(), want)
+
+    class OnlyDLPack:
+        def __init__(self, t):
+            self.t = t
+
+        def __dlpack__(self, stream=None):
+            return self.t.__dlpack__(stream=stream)
+
+        def __dlpack_device__(self):
+            return self.t.__dlpack_device__()
+
+    ty = torch.ones(n, device="cuda")
+    f(n, 3.0, OnlyDLPack(tx), OnlyDLPack(ty))
+    np.testing.assert_array_equal(ty.cpu().numpy(), want)
+    try:
+        f(n, 3.0, tx, torch.ones(n, device="cuda", dtype=torch.float64))
+    except TypeError as exc:
+        assert "needs an array of dtype float32, got float64" in str(exc), str(exc)
+    else:
+        raise AssertionError("a float64 tensor passed as float * was not an error")
+    try:
+        numba_cuda = importlib.import_module("numba.cuda")
+    except ImportError:
+        return
+    ny = numba_cuda.to_device(np.ones(n, np.float32))
+    f(n, 3.0, numba_cuda.to_device(x), ny)
+    np.testing.assert_array_equal(ny.copy_to_host(), want)
+
+
 CASES = ["saxpy_numpy_and_cupy", "reduction_returned", "host_code_with_cupy_arrays", "runtime_error_is_an_exception",
-         "program_drivers_agree_with_expected"]
+         "program_drivers_agree_with_expected", "calls_return_before_their_kernels_end", "torch_and_dlpack_like_cupy"]
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -110,7 +110,7 @@ class DeviceArray:
     """Device memory of the emulated GPU (omp_target_alloc of the process's runtime), seen
     through __cuda_array_interface__ as CuPy arrays are."""
 
-    def __init__(self, values: np.ndarray):
+    def __init__(self, values: np.ndarray, stream=None):
         from ompgpu.python_api.calls import HostRuntime
 
         lib = HostRuntime.get("emu").lib
@@ -119,7 +119,7 @@ class DeviceArray:
         self.ptr = lib.omp_target_alloc(values.nbytes, 0)
         ctypes.memmove(self.ptr, values.ctypes.data, values.nbytes)  # emulated device memory is host memory
         self.__cuda_array_interface__ = {"shape": values.shape, "typestr": values.dtype.str, "data": (self.ptr, False),
-                                         "version": 3, "strides": None}
+                                         "version": 3, "strides": None, "stream": stream}
 
     def get(self) -> np.ndarray:
         out = np.empty(self.size, dtype=self.dtype)
@@ -159,6 +159,111 @@ def test_device_arrays_are_present_and_never_copied(capfd, monkeypatch):
     np.testing.assert_array_equal(z, np.arange(50) + 1)
 
 
+def test_calls_on_the_callers_stream_return_before_their_kernels_end(capfd, monkeypatch):
+    """A device array's interface names the caller's stream (1: the legacy default stream, as
+    CuPy's null stream says): the call's kernel runs on it, and where all its data are present
+    and the function's host code has no other effect, the call does not wait for it."""
+    f = emu(SAXPY, "saxpy")
+    monkeypatch.setenv("OMPGPU_INFO", "1")
+    for stream in (1, 2):
+        x = DeviceArray(np.arange(50, dtype=np.float32), stream=stream)
+        y = DeviceArray(np.ones(50, dtype=np.float32), stream=stream)
+        f(50, 2.0, x, y)
+        assert "left running on the caller's stream" in capfd.readouterr().err
+        np.testing.assert_array_equal(y.get(), 2 * np.arange(50) + 1)
+    f(50, 2.0, DeviceArray(np.zeros(50, np.float32)), DeviceArray(np.zeros(50, np.float32)))   # no stream said: waits
+    assert "left running" not in capfd.readouterr().err
+    z = np.ones(50, dtype=np.float32)                      # host data copied back: the call waits
+    f(50, 1.0, x, z)
+    assert "left running" not in capfd.readouterr().err
+    np.testing.assert_array_equal(z, np.arange(50) + 1)
+
+
+EFFECTS = r"""
+#include <omp.h>
+static void scale(int n, float *y) {
+  #pragma omp target teams distribute parallel for map(tofrom: y[0:n])
+  for (int i = 0; i < n; i++) y[i] *= 2;
+}
+void only_kernels(int n, float *y) { if (omp_get_num_devices() > 0) scale(n, y); scale(n, y); }
+void updates(int n, float *y) {
+  scale(n, y);
+  #pragma omp target update from(y[0:n])
+}
+static void copy(int n, float *y) { omp_target_memcpy(y, y, 4, 0, 0, 0, 0); }
+void calls_memcpy(int n, float *y) { scale(n, y); copy(n, y); }
+void nowait(int n, float *y) {
+  #pragma omp target nowait map(tofrom: y[0:n])
+  y[0] = 1;
+  #pragma omp taskwait
+}
+void host_parallel(int n, float *y) {
+  #pragma omp parallel for
+  for (int i = 0; i < n; i++) scale(1, y + i);
+}
+"""
+
+
+def test_which_calls_may_return_before_their_kernels_end():
+    expected = {"only_kernels": "", "updates": "'updates' has '#pragma omp target update'",
+                "calls_memcpy": "'copy' calls omp_target_memcpy", "nowait": "'nowait' has '#pragma omp target nowait'",
+                "host_parallel": "'host_parallel' has '#pragma omp parallel for'"}
+    for name, why in expected.items():
+        f = emu(EFFECTS, name)
+        assert (f.signature.synchronous_because, f.returns_early) == (why, not why), name
+    y = np.ones(8, np.float32)
+    emu(EFFECTS, "only_kernels")(8, y)
+    np.testing.assert_array_equal(y, 4.0)
+
+
+class OnlyDLPack:
+    """An array that speaks DLPack only (as JAX's do), over host memory or, claiming to be CUDA
+    memory, over the emulated device's (which is host memory)."""
+
+    def __init__(self, view: np.ndarray, device_type: int):
+        self.view, self.device_type, self.streams = view, device_type, []
+
+    def __dlpack_device__(self):
+        return (self.device_type, 0)
+
+    def __dlpack__(self, stream=None):
+        self.streams.append(stream)
+        return self.view.__dlpack__()
+
+
+def test_dlpack_arrays_host_and_device():
+    f = emu(SAXPY, "saxpy")
+    x = np.arange(50, dtype=np.float32)
+    y = np.ones(50, dtype=np.float32)
+    f(50, 2.0, OnlyDLPack(x, 1), OnlyDLPack(y, 1))   # kDLCPU: host memory, mapped and copied back
+    np.testing.assert_array_equal(y, 2 * x + 1)
+    dy = DeviceArray(np.ones(50, dtype=np.float32))
+    on_device = np.ctypeslib.as_array((ctypes.c_float * 50).from_address(dy.ptr))
+    cuda_y = OnlyDLPack(on_device, 2)                 # kDLCUDA: present, never copied
+    f(50, 2.0, DeviceArray(x), cuda_y)
+    np.testing.assert_array_equal(dy.get(), 2 * x + 1)
+    assert cuda_y.streams == [1]                      # the producer is asked for the legacy default stream
+    f(50, 2.0, DeviceArray(x, stream=2), cuda_y)      # ...or for the stream another argument names
+    assert cuda_y.streams == [1, 2]
+    with pytest.raises(TypeError, match=r"argument 'y' \(float \*\) needs an array of dtype float32, got float64"):
+        f(50, 2.0, x, OnlyDLPack(np.ones(50), 1))
+    with pytest.raises(ValueError, match="'y': the DLPack tensor is not C-contiguous"):
+        f(25, 2.0, x, OnlyDLPack(np.ones(50, np.float32)[::2], 1))
+    with pytest.raises(ValueError, match="DLPack device type 7 is neither CUDA nor host memory"):
+        f(50, 2.0, x, OnlyDLPack(y, 7))
+
+
+def test_read_only_arrays_only_for_pointers_to_const():
+    f = emu(SAXPY, "saxpy")
+    x = np.arange(50, dtype=np.float32)
+    x.flags.writeable = False
+    y = np.ones(50, dtype=np.float32)
+    f(50, 2.0, x, y)                                  # const float *x
+    np.testing.assert_array_equal(y, 2 * x + 1)
+    with pytest.raises(ValueError, match="'y': the NumPy array is read-only, and 'y' is not a pointer to const"):
+        f(50, 2.0, y, x)
+
+
 def test_a_runtime_error_is_an_exception_and_the_process_goes_on():
     src = r"""
     void need(int n, double *a) {
@@ -187,5 +292,5 @@ def test_signatures_python_cannot_pass_are_errors():
         emu("int f(int n, ...) { return n; }", "f")
     with pytest.raises(CompileError, match="'g' must return void or an arithmetic type"):
         emu("struct p { int x; };\nstruct p g(int n) { struct p r = {n}; return r; }", "g")
-    with pytest.raises(TypeError, match="takes a NumPy or CuPy array"):
+    with pytest.raises(TypeError, match=r"takes an array \(NumPy, CuPy, PyTorch"):
         emu("void h(double *a) { a[0] = 1; }", "h")([1.0])

@@ -173,6 +173,8 @@ cudaStream_t thread_stream(const Loc &loc, int d) {
   // One stream per (host thread, device). A libgomp thread runs one task at a time and a
   // construct never yields to another task inside the runtime, so this is also a stream
   // per running target task.
+  cudaStream_t caller = nullptr;
+  if (call_stream(d, &caller)) return caller;   // a Python API call on its caller's stream
   thread_local std::vector<cudaStream_t> streams;
   std::size_t i = static_cast<std::size_t>(d);
   if (streams.size() <= i) streams.resize(i + 1, nullptr);

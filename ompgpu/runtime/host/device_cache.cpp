@@ -51,6 +51,7 @@ std::size_t DeviceMemoryCache::size_class(std::size_t size, std::size_t cap) {
 }
 
 cudaError_t DeviceMemoryCache::allocate(std::size_t size, void **p, std::size_t *cls) {
+  if (!left_running_.empty()) finish_ended_kernels();
   std::size_t c = size_class(size, env().device_cache_bytes);
   *cls = c;
   if (c) {
@@ -126,6 +127,39 @@ std::uint64_t DeviceMemoryCache::kernel_started() {
 }
 
 void DeviceMemoryCache::kernel_finished(std::uint64_t ticket) { running_.erase(ticket); }
+
+void DeviceMemoryCache::kernel_left_running(std::uint64_t ticket, cudaEvent_t done) {
+  left_running_.emplace_back(ticket, done);
+}
+
+cudaEvent_t DeviceMemoryCache::event_for_left_running() {
+  if (!spare_events_.empty()) {
+    cudaEvent_t e = spare_events_.back();
+    spare_events_.pop_back();
+    return e;
+  }
+  cudaEvent_t e = nullptr;
+  if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return nullptr;
+  }
+  return e;
+}
+
+void DeviceMemoryCache::finish_ended_kernels() {
+  auto still = left_running_.begin();
+  for (auto &k : left_running_) {
+    const cudaError_t q = cudaEventQuery(k.second);
+    if (q == cudaErrorNotReady) {
+      *still++ = k;
+      continue;
+    }
+    if (q != cudaSuccess) (void)cudaGetLastError();   // the kernel failed: the next wait on its stream says so
+    running_.erase(k.first);
+    spare_events_.push_back(k.second);
+  }
+  left_running_.erase(still, left_running_.end());
+}
 
 }  // namespace ompgpu_host
 

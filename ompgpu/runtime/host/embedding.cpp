@@ -5,9 +5,18 @@
 //
 // Both are per host thread: the thread that calls into compiled code is the one whose
 // constructs are checked and whose errors come back; other threads are not affected.
+//
+// ompgpu_py_call does a whole call of the Python API in one step: the arrays' extents, the
+// device arrays entered as present, and the caller's CUDA stream (the one CuPy or PyTorch
+// work on, from __cuda_array_interface__), on which every construct of the call then runs,
+// so that it follows the caller's earlier work on that stream. A call whose kernels use only
+// memory already present on the device, and that copies nothing back, may return before they
+// end (target.cpp, returns_early), as a CuPy kernel launch does; the thread remembers that
+// stream and waits for it before any call that may not.
 #include "host_internal.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 
@@ -24,6 +33,23 @@ struct HostExtent {
 };
 thread_local std::vector<HostExtent> t_extents;
 
+// The Python API's call on this thread: its stream (on device `device`), and whether its kernels
+// may be left running when it returns.
+struct CallStream {
+  bool active = false;
+  bool may_return_early = false;
+  int device = -1;
+  cudaStream_t stream = nullptr;
+};
+thread_local CallStream t_call;
+// The stream of kernels an earlier call of this thread left running (see ompgpu_py_call).
+struct Pending {
+  bool any = false;
+  int device = -1;
+  cudaStream_t stream = nullptr;
+};
+thread_local Pending t_pending;
+
 const HostExtent *extent_of(std::uintptr_t b) {
   for (const HostExtent &x : t_extents)
     if (b >= x.begin && b < x.begin + x.size) return &x;
@@ -36,6 +62,20 @@ RuntimeError::RuntimeError(std::string text) : text_(std::move(text)) {}
 const char *RuntimeError::what() const noexcept { return text_.c_str(); }
 
 bool errors_are_thrown() { return t_protected_depth > 0; }
+
+bool call_stream(int d, cudaStream_t *s) {
+  if (!t_call.active || t_call.device != d) return false;
+  *s = t_call.stream;
+  return true;
+}
+
+bool call_may_return_early(int d) { return t_call.active && t_call.may_return_early && t_call.device == d; }
+
+void left_running(int d, cudaStream_t s) {
+  t_pending.any = true;
+  t_pending.device = d;
+  t_pending.stream = s;
+}
 
 void check_host_extents(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps) {
   if (t_extents.empty()) return;
@@ -101,3 +141,110 @@ extern "C" void ompgpu_host_extent_add(const void *begin, size_t size, const cha
 extern "C" void ompgpu_host_extents_clear(void) { t_extents.clear(); }
 
 extern "C" void ompgpu_reread_launch_environment(void) { reread_launch_environment(); }
+
+extern "C" int omp_get_default_device(void);
+extern "C" int ompgpu_omp_target_associate_ptr(const void *, const void *, size_t, size_t, int);
+extern "C" int ompgpu_omp_target_disassociate_ptr(const void *, int);
+extern "C" void *ompgpu_omp_get_mapped_ptr(const void *, int);
+
+// One array argument of a Python API call. The same struct is declared in the entries that
+// ompgpu/python_api/templates/entry.c.j2 generates: keep the two alike.
+struct ompgpu_py_array {
+  const void *address;   // NULL: the argument was None
+  size_t bytes;
+  size_t itemsize;
+  const char *name;      // the parameter's name
+  int on_device;         // device memory (__cuda_array_interface__, DLPack), else host memory
+};
+
+enum { kPyStreamGiven = 1, kPyMayReturnEarly = 2 };
+
+namespace {
+
+thread_local std::string t_py_error;   // the last failed call's message (ompgpu_py_last_error)
+
+void wait_for_pending() {
+  Pending p = t_pending;
+  t_pending = Pending{};
+  if (!p.any) return;
+  cudaError_t err = cudaSetDevice(p.device);
+  if (err == cudaSuccess) err = cudaStreamSynchronize(p.stream);
+  if (err != cudaSuccess)
+    cuda_fatal(Loc(), err, "a kernel of an earlier call that returned before it ended",
+               {"the error happened on the device after that call returned (as a CUDA kernel's does)"});
+}
+
+}  // namespace
+
+extern "C" int ompgpu_py_call(void (*fn)(void *), void *frame, const ompgpu_py_array *arrays, int n, void *stream,
+                              int flags) {
+  ++t_protected_depth;
+  int rc = 0;
+  std::vector<std::pair<const void *, int>> associated;
+  try {
+    reread_launch_environment();
+    const bool stream_given = flags & kPyStreamGiven;
+    // Work left running by an earlier call is ordered before this one only on its own stream.
+    if (t_pending.any && (!(flags & kPyMayReturnEarly) || !stream_given || t_pending.stream != stream))
+      wait_for_pending();
+    t_extents.clear();
+    std::vector<std::pair<std::uintptr_t, std::size_t>> on_device;
+    for (int i = 0; i < n; ++i) {
+      const ompgpu_py_array &a = arrays[i];
+      if (!a.address) continue;
+      const std::size_t elements = a.itemsize ? a.bytes / a.itemsize : a.bytes;
+      t_extents.push_back(HostExtent{reinterpret_cast<std::uintptr_t>(a.address), a.bytes,
+                                     strprintf("the %s passed as '%s' (%zu element%s)",
+                                               a.on_device ? "device array" : "array", a.name, elements,
+                                               elements == 1 ? "" : "s")});
+      if (a.on_device && a.bytes > 0) on_device.emplace_back(reinterpret_cast<std::uintptr_t>(a.address), a.bytes);
+    }
+    const int device = omp_get_default_device();
+    if (!on_device.empty()) {
+      // Views of one device array overlap: each run of overlapping or touching ranges is entered once.
+      std::sort(on_device.begin(), on_device.end());
+      std::vector<std::pair<std::uintptr_t, std::size_t>> merged;
+      for (const auto &r : on_device) {
+        if (!merged.empty() && r.first <= merged.back().first + merged.back().second)
+          merged.back().second = std::max(merged.back().second, r.first + r.second - merged.back().first);
+        else
+          merged.push_back(r);
+      }
+      for (const auto &r : merged) {
+        const void *p = reinterpret_cast<const void *>(r.first);
+        // Present already (mapped, or associated by the caller): it stays as it is.
+        if (ompgpu_omp_get_mapped_ptr(p, device)) continue;
+        if (ompgpu_omp_target_associate_ptr(p, p, r.second, 0, device) == 0) associated.emplace_back(p, device);
+      }
+    }
+    t_call = CallStream{};
+    if (stream_given && device >= 0 && device < usable_devices()) {
+      t_call.active = true;
+      t_call.device = device;
+      t_call.stream = static_cast<cudaStream_t>(stream);
+      t_call.may_return_early = flags & kPyMayReturnEarly;
+    }
+    fn(frame);
+  } catch (const RuntimeError &e) {
+    rc = 1;
+    t_py_error = e.what();
+  } catch (const std::exception &e) {
+    rc = 1;
+    t_py_error = std::string("ompgpu: error: ") + e.what() + "\n";
+  }
+  t_call = CallStream{};
+  for (const auto &a : associated) ompgpu_omp_target_disassociate_ptr(a.first, a.second);
+  t_extents.clear();
+  --t_protected_depth;
+  return rc;
+}
+
+extern "C" const char *ompgpu_py_last_error(void) { return t_py_error.c_str(); }
+
+// The caller's work on `stream` (another than the call's) ends before the call starts; 1 on error.
+extern "C" int ompgpu_py_wait_stream(void *stream) {
+  if (!rt().available) return 0;
+  if (cudaStreamSynchronize(static_cast<cudaStream_t>(stream)) == cudaSuccess) return 0;
+  (void)cudaGetLastError();
+  return 1;
+}

@@ -170,6 +170,21 @@ extern "C" void ompgpu_device_teams_icvs(int icvs[2]) {
 
 void reread_launch_environment() {
   env();
+  // Parsed again only when one of the three changed (a Python API call does this every time).
+  static const char *const kNames[] = {"OMP_NUM_TEAMS", "OMP_TEAMS_THREAD_LIMIT", "OMPGPU_INFO"};
+  thread_local std::string last[3];
+  thread_local bool read_once = false;
+  bool changed = !read_once;
+  for (int i = 0; i < 3; ++i) {
+    const char *v = std::getenv(kNames[i]);
+    const std::string now = v ? std::string("=") + v : std::string();   // "" unset, "=..." set
+    if (now != last[i]) {
+      last[i] = now;
+      changed = true;
+    }
+  }
+  read_once = true;
+  if (!changed) return;
   Env *fresh = parse_env();
   g_env->num_teams = fresh->num_teams;
   g_env->teams_thread_limit = fresh->teams_thread_limit;

@@ -122,6 +122,15 @@ class RuntimeError : public std::exception {
 };
 // This thread is inside ompgpu_call_protected: fatal errors throw RuntimeError.
 bool errors_are_thrown();
+// Inside a Python API call that gave its caller's stream (ompgpu_py_call): *s = that stream when
+// d is the call's device. Every construct of the call runs on it (thread_stream).
+bool call_stream(int d, cudaStream_t *s);
+// Inside such a call whose function may return before its kernels end (python_api/signature.py
+// says which): a kernel on device d that uses only present memory and copies nothing back is
+// not waited for; the call records that it left_running(d, stream) instead, and the thread's
+// next call that may not return early waits for that stream first.
+bool call_may_return_early(int d);
+void left_running(int d, cudaStream_t s);
 // The caller's array extents (ompgpu_host_extent_add), checked before a construct maps
 // anything: a mapped entry that starts inside one and runs past its end, and a pointer a
 // target region uses without a map (ATTACH_ONLY) that points into one that is neither
@@ -204,6 +213,9 @@ class DeviceMemoryCache {
   // A target region's kernel on this device: launched (returns its ticket) and finished.
   std::uint64_t kernel_started();
   void kernel_finished(std::uint64_t ticket);
+  // A kernel the runtime did not wait for (call_may_return_early): it finishes when `done`, an
+  // event recorded after it, has completed; allocate looks.
+  void kernel_left_running(std::uint64_t ticket, cudaEvent_t done);
   std::size_t cached_bytes() const { return cached_bytes_; }
   std::size_t cached_blocks() const { return cached_blocks_; }
   // The class of a block for `size` bytes under a cap; 0 when such a block bypasses it.
@@ -223,6 +235,12 @@ class DeviceMemoryCache {
   std::uint64_t releases_ = 0;        // blocks released so far (stamps)
   std::uint64_t tickets_ = 0;         // kernels launched so far
   std::set<std::uint64_t> running_;   // tickets of the kernels not finished yet
+  std::vector<std::pair<std::uint64_t, cudaEvent_t>> left_running_;   // kernel_left_running, not seen ended
+  std::vector<cudaEvent_t> spare_events_;                              // of those that ended, for reuse
+  void finish_ended_kernels();
+ public:
+  // An event for kernel_left_running (NULL when none can be made: then wait for the kernel).
+  cudaEvent_t event_for_left_running();
 };
 
 // ---------------------------------------------------------------- device.cpp

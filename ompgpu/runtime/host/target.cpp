@@ -183,6 +183,25 @@ void *make_private_copy(const Loc &loc, const ompgpu_map_entry &e) {
 
 }  // namespace
 
+// Every mapped item of the construct is present already (or passed by value): entering and
+// leaving its maps copies and frees nothing, so a Python API call may return before the kernel
+// ends (call_may_return_early). Expects rt().mu held.
+bool uses_only_present(Device &dev, int n, const ompgpu_map_entry *maps) {
+  constexpr int kCopiesOrOwns = OMPGPU_MAP_ALWAYS | OMPGPU_MAP_DELETE | OMPGPU_MAP_ATTACH | OMPGPU_MAP_ALLOCATOR |
+                                OMPGPU_MAP_POINTER_VALUE | OMPGPU_MAP_PRIVATE;
+  for (int i = 0; i < n; ++i) {
+    const ompgpu_map_entry &e = maps[i];
+    if (e.flags & kCopiesOrOwns) return false;
+    if (e.flags & (OMPGPU_MAP_LITERAL | OMPGPU_MAP_ATTACH_ONLY) || e.size <= 0) continue;
+    Mapping *m = nullptr;
+    if (dev.table.find(reinterpret_cast<std::uintptr_t>(e.begin), static_cast<std::size_t>(e.size), &m) !=
+            Lookup::Contained ||
+        absent_link(m))
+      return false;
+  }
+  return true;
+}
+
 extern "C" int ompgpu_target(const ompgpu_kernel_desc *k, long long device, int if_cond, int num_teams,
                              int thread_limit, int n, ompgpu_map_entry *maps) {
   return ompgpu_target_loop(k, device, if_cond, num_teams, thread_limit, -1, n, maps);
@@ -222,9 +241,11 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
                                                                                : make_device_allocator(loc, maps[i]);
       allocators.push_back(slots[static_cast<std::size_t>(i)]);
     }
+  bool early = call_may_return_early(d) && allocators.empty() && k->scratch_per_team <= 0 && !profiling();
   {
     std::lock_guard<std::mutex> g(rt().mu);
     check_host_extents(dev, loc, n, maps);
+    early = early && uses_only_present(dev, n, maps);
     map_enter(dev, loc, n, maps);
     ticket = dev.cache.kernel_started();
     combine = combine_mask(k, dev, n, maps);
@@ -288,6 +309,27 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
     notes.push_back(strprintf("launched with %u teams x %u threads (%s mode) on device %d", cfg.num_teams,
                               cfg.threads_per_team, mode, d));
     cuda_fatal(loc, err, std::string("kernel ") + kname(k), notes);
+  }
+  cudaEvent_t left = nullptr;
+  if (early) {
+    std::lock_guard<std::mutex> g(rt().mu);
+    left = dev.cache.event_for_left_running();
+    if (left && cudaEventRecord(left, stream) != cudaSuccess) {
+      (void)cudaGetLastError();
+      left = nullptr;
+    }
+  }
+  if (left) {   // the caller's stream orders what comes after; nothing of the region waits for it
+    std::vector<void *> none;   // every mapping was present before the construct: none ends here
+    {
+      std::lock_guard<std::mutex> g(rt().mu);
+      dev.cache.kernel_left_running(ticket, left);
+      map_exit(dev, loc, n, maps, &none);
+    }
+    left_running(d, stream);
+    info(loc, "kernel %s: left running on the caller's stream (the call returns before it ends)", kname(k));
+    free_device_memory(loc, d, none);
+    return 0;
   }
   const double wait_us = prof ? profile_now_us() : 0;
   err = cudaStreamSynchronize(stream);
