@@ -228,6 +228,37 @@ def linker_flags(link_args: list[str], shared: bool) -> tuple[str, ...]:
     return ("-fuse-ld=gold",)
 
 
+GOMP_SONAME = b"libgomp.so.1"
+PRIVATE_GOMP_SONAME = b"libgomp-o.so"   # as long as GOMP_SONAME: the patch moves no byte
+
+
+@functools.lru_cache(maxsize=None)
+def private_gomp(compiler: str) -> Path | None:
+    """gcc's OpenMP runtime under a soname of its own, for the modules the Python API loads into
+    a process that may hold another libgomp.so.1 already: PyTorch's wheels bring an older one,
+    and a module that needs newer entry points than it has (GOMP_teams4 of GOMP_5.1, which the
+    host fallback of every `target teams` region calls) would bind to it and fail to load. As
+    auditwheel does for the libraries of a wheel, the copy (in the cache) differs from the
+    compiler's libgomp.so.1 in its soname alone, so both can live in one process. None where the
+    compiler is not gcc or its libgomp cannot be patched so: modules then link the usual one."""
+    if (host_compiler_identity(compiler) or ("", 0))[0] != "gcc":
+        return None
+    found = subprocess.run([compiler, "-print-file-name=libgomp.so.1"], capture_output=True, text=True).stdout.strip()
+    if not os.path.isabs(found) or not os.path.exists(found):
+        return None
+    data = Path(found).resolve().read_bytes()
+    if data.count(GOMP_SONAME + b"\0") != 1:   # the soname, once, in .dynstr: anything else is not patched
+        return None
+    dest = cache_dir() / f"gomp-{hashlib.sha256(data).hexdigest()[:16]}" / PRIVATE_GOMP_SONAME.decode()
+    if not dest.exists():
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        staged = dest.with_name(f".staged-{os.getpid()}")
+        staged.write_bytes(data.replace(GOMP_SONAME + b"\0", PRIVATE_GOMP_SONAME + b"\0"))
+        staged.chmod(0o755)
+        os.replace(staged, dest)
+    return dest
+
+
 @functools.lru_cache(maxsize=None)
 def host_openmp_flags(compiler: str) -> tuple[str, ...]:
     """OpenMP flags for the host compiler. ompgpu builds the device side itself, so a gcc

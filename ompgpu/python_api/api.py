@@ -21,7 +21,7 @@ class CompiledFunction:
         except OmpgpuError as exc:
             raise CompileError(exc.message, exc.coord, exc.notes, exc.render()) from None
         self.module, self.runtime = module, runtime
-        self._library = runtime.load(module.library)
+        self._library = runtime.load(module.library, module.preload)
         self._caller = Caller(self.signature, getattr(self._library, self.signature.entry), runtime)
         self._arity = len(self.signature.params)
         sig = self.signature

@@ -35,7 +35,7 @@ from ompgpu.python_api import cache
 from ompgpu.python_api.model import CompileError, CompileFailed, Module
 from ompgpu.python_api.signature import find_signatures
 from ompgpu.nvrtc import find_nvrtc
-from ompgpu.toolchain import find_cuda, host_cc, host_cxx, runtime_dynamic_list, runtime_shared_library
+from ompgpu.toolchain import find_cuda, host_cc, host_cxx, private_gomp, runtime_dynamic_list, runtime_shared_library
 
 PACKAGE_DIR = Path(ompgpu.__file__).resolve().parent
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -82,7 +82,7 @@ def build_module(source: str, options: list[str], filename: str, offload: str) -
             module = None
     if module is None:
         module = _build(text, pre, options, default_opt, filename, offload, folder, lines)
-    cache.record(source, options, filename, offload, module, sorted({f for f, _ in pre.origins}),
+    cache.record(source, options, filename, offload, module, [*sorted({f for f, _ in pre.origins}), *module.preload],
                  str(runtime_shared_library(offload)))
     return module
 
@@ -102,8 +102,12 @@ def _build(text, pre, options, default_opt, filename, offload, folder: Path, lin
     # Only the runtime's symbols stay preemptible (they bind to the process's one runtime
     # library); the source's own functions bind to themselves.
     dynamic_list = runtime_dynamic_list(offload)
+    # gcc's OpenMP runtime under its own soname, first: the libgomp.so.1 the driver adds is then
+    # not needed (--as-needed drops it), and a process's older libgomp.so.1 cannot stand in.
+    gomp = private_gomp(host_cxx())
+    private = [str(gomp), "-Wl,--as-needed"] if gomp else []
     opts = parse_cc_args([*default_opt, *options, f"-I{os.getcwd()}", "-shared", "-fPIC", f"--offload={offload}",
-                          f"-Wl,--dynamic-list={dynamic_list}", str(module_c), "-o", str(staged)])
+                          f"-Wl,--dynamic-list={dynamic_list}", str(module_c), *private, "-o", str(staged)])
     try:
         translation = translate(str(module_c), opts)
     except ToolchainError:
@@ -116,7 +120,7 @@ def _build(text, pre, options, default_opt, filename, offload, folder: Path, lin
         raise CompileFailed(f"building '{filename}' failed: {exc.message}") from None
     os.replace(staged, library)
     module = Module(folder.name, filename, offload, str(library), signatures, translation.kernels,
-                    translation.device_cu or "", translation.remarks)
+                    translation.device_cu or "", translation.remarks, (str(gomp),) if gomp else ())
     _write_once(folder / "module.pickle", pickle.dumps(module))
     return module
 

@@ -64,8 +64,13 @@ class HostRuntime:
         lib.ompgpu_py_last_error.restype, lib.ompgpu_py_last_error.argtypes = ctypes.c_char_p, []
         lib.ompgpu_py_wait_stream.restype, lib.ompgpu_py_wait_stream.argtypes = ctypes.c_int, [ctypes.c_void_p]
         self.lib = lib
+        self._preloaded: dict[str, ctypes.CDLL] = {}
 
-    def load(self, path: str) -> ctypes.CDLL:
+    def load(self, path: str, preload: tuple[str, ...] = ()) -> ctypes.CDLL:
+        """A module, after the libraries it needs by sonames of their own (loaded once, global)."""
+        for lib in preload:
+            if lib not in self._preloaded:
+                self._preloaded[lib] = ctypes.CDLL(lib, mode=ctypes.RTLD_GLOBAL)
         return ctypes.CDLL(path, mode=ctypes.RTLD_LOCAL)
 
     def error(self) -> OffloadError:

@@ -120,8 +120,9 @@ class Module:
     kernels: tuple[tuple[str, str], ...]  # (function, kernel), in source order
     cuda_source: str
     remarks: tuple[str, ...]
-
-
+    # Loaded (RTLD_GLOBAL) before the module, which needs them by their sonames: the private
+    # libgomp (toolchain.private_gomp).
+    preload: tuple[str, ...] = ()
 
 
 def check_options(options) -> list[str]:

@@ -233,3 +233,27 @@ def test_cached_module_loads_without_the_compiler(tmp_path):
     (tmp_path / "scale.h").write_text("#define SCALE 3 /* edited */\n")
     assert run() == ["3", "True", "True"]
     assert run() == ["3", "False", "False"]
+
+
+def test_modules_load_beside_an_older_libgomp(tmp_path):
+    """A process that loaded another libgomp.so.1 first (PyTorch's wheels bring an older one)
+    still loads modules whose host code needs newer OpenMP entry points (GOMP_teams4, GOMP_5.1,
+    for the host fallback of `target teams`): they link gcc's libgomp under a soname of its own."""
+    import os
+    import subprocess
+    import sys
+
+    from ompgpu.toolchain import host_compiler_identity, host_cxx
+
+    if (host_compiler_identity(host_cxx()) or ("", 0))[0] != "gcc":
+        pytest.skip("the host compiler is not gcc: modules use its own OpenMP runtime")
+    old = tmp_path / "libgomp.so.1"   # a libgomp.so.1 that defines no version at all
+    (tmp_path / "old.c").write_text("int omp_get_max_threads(void) { return 1; }\n")
+    subprocess.run(["gcc", "-shared", "-fPIC", "-Wl,-soname,libgomp.so.1", str(tmp_path / "old.c"), "-o", str(old)],
+                   check=True)
+    script = (f"import ctypes, numpy as np, ompgpu\nctypes.CDLL({str(old)!r}, mode=ctypes.RTLD_GLOBAL)\n"
+              f"f = ompgpu.compile({SAXPY!r}, 'saxpy', backend='emu')\n"
+              "y = np.ones(4, np.float32)\nf(4, 2.0, np.arange(4, dtype=np.float32), y)\nprint(y.tolist())\n")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=os.environ, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[1.0, 3.0, 5.0, 7.0]"
