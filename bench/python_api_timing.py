@@ -59,6 +59,43 @@ def compile_latency(rows):
                      "ns_per_element": "", "gb_per_s": "", "check": ""})
 
 
+def breakdown(rows, f, cp, reps):
+    """Where an ompgpu call's time goes at n = 1024 on CuPy arrays: describing the arrays
+    (Python), the entry's ctypes call with arguments ready (the runtime and the launch), and
+    whether a call returns before its kernel ends (n = 2^24, null stream and a stream of its own)."""
+    from ompgpu.python_api.arrays import describe_array
+
+    n = 1024
+    x, y = cp.ones(n, dtype=cp.float32), cp.ones(n, dtype=cp.float32)
+    px, py = f.signature.params[2], f.signature.params[3]
+    t = time.perf_counter()
+    for _ in range(reps):
+        describe_array(px, x, None)
+        describe_array(py, y, None)
+    described = (time.perf_counter() - t) / reps
+    caller = f._caller
+    ready = (n, 2.0, x.data.ptr, x.nbytes, 1, y.data.ptr, y.nbytes, 1, 1, caller._flags | 1)
+    entry = caller._entry
+    dt = per_call(lambda: entry(*ready), cp.cuda.runtime.deviceSynchronize, reps)
+    for what, s in (("describe two CuPy arrays", described), ("entry with arguments ready", dt)):
+        rows.append({"what": "part", "impl": what, "arrays": "cupy", "n": n, "us_per_call": f"{s * 1e6:.2f}",
+                     "ns_per_element": "", "gb_per_s": "", "check": ""})
+    n = 1 << 24
+    for label, stream in (("null stream", cp.cuda.Stream.null), ("own stream", cp.cuda.Stream(non_blocking=True))):
+        with stream:
+            x, y = cp.ones(n, dtype=cp.float32), cp.ones(n, dtype=cp.float32)
+            f(n, 2.0, x, y)
+            stream.synchronize()
+            t = time.perf_counter()
+            f(n, 2.0, x, y)
+            returned = time.perf_counter() - t
+            stream.synchronize()
+            ended = time.perf_counter() - t
+        rows.append({"what": "early", "impl": f"returns / ends, {label}", "arrays": "cupy", "n": n,
+                     "us_per_call": f"{returned * 1e6:.1f} / {ended * 1e6:.1f}", "ns_per_element": "", "gb_per_s": "",
+                     "check": "early" if returned < 0.5 * ended else "waited"})
+
+
 def per_call(calls, sync, reps):
     for _ in range(5):
         calls()
@@ -153,6 +190,7 @@ def main():
             rows.append({"what": "saxpy", "impl": name, "arrays": kind, "n": n, "us_per_call": f"{dt * 1e6:.2f}",
                          "ns_per_element": f"{dt * 1e9 / n:.4f}", "gb_per_s": f"{12 * n / dt / 1e9:.1f}",
                          "check": "PASS" if ok else "FAIL"})
+    breakdown(rows, f, cp, args.calls)
     width = max(len(r["impl"]) for r in rows)
     for r in rows:
         print(f"{r['what']:8} {r['impl']:{width}} {r['arrays']:6} {str(r['n']):>9} {r['us_per_call']:>10} us "

@@ -14,8 +14,6 @@ error naming the parameter. Results are written in place: nothing is copied to a
 from __future__ import annotations
 
 import ctypes
-from dataclasses import dataclass
-
 import numpy as np
 
 from ompgpu.python_api.model import Param
@@ -23,13 +21,10 @@ from ompgpu.python_api.model import Param
 LEGACY_DEFAULT_STREAM = 1   # cudaStreamLegacy, and the interface's value for it
 
 
-@dataclass(frozen=True)
-class ArrayView:
-    address: int
-    nbytes: int
-    on_device: int          # 1: device memory, 0: host memory
-    stream: int | None      # the stream the caller orders its work on (None: not said)
-    keep: object = None     # alive during the call
+# What describe_array returns (a plain tuple: a call makes one per array argument):
+# (address, nbytes, on_device (1 device memory, 0 host memory), the stream the caller orders its
+# work on (None: not said), an object that must stay alive during the call (or None)).
+ArrayView = tuple
 
 
 def describe_array(p: Param, value, call_stream: int | None) -> ArrayView:
@@ -49,7 +44,7 @@ def _numpy(p: Param, value: np.ndarray, _stream) -> ArrayView:
     _check_dtype(p, value.dtype)
     if not value.flags.writeable and not p.const:
         raise ValueError(f"argument '{p.name}': the NumPy array is read-only, and '{p.name}' is not a pointer to const")
-    return ArrayView(value.ctypes.data, value.nbytes, 0, None)
+    return (value.ctypes.data, value.nbytes, 0, None, None)
 
 
 _DTYPES: dict[str, np.dtype] = {}
@@ -79,7 +74,7 @@ def _cuda_array_interface(p: Param, value, call_stream) -> ArrayView:
     address, read_only = cai["data"]
     if read_only and not p.const:
         raise ValueError(f"argument '{p.name}': the device array is read-only, and '{p.name}' is not a pointer to const")
-    return ArrayView(address or 0, n * dt.itemsize, 1, cai.get("stream"))
+    return (address or 0, n * dt.itemsize, 1, cai.get("stream"), None)
 
 
 # DLPack (dlpack.h, v0.8 and 1.0 without versioning): the legacy "dltensor" capsule.
@@ -127,13 +122,62 @@ def _dlpack(p: Param, value, call_stream: int | None) -> ArrayView:
     if t.strides and n > 1 and not _c_contiguous(shape, [t.strides[i] * dt.itemsize for i in range(t.ndim)],
                                                  dt.itemsize):
         raise ValueError(f"argument '{p.name}': the DLPack tensor is not C-contiguous")
-    return ArrayView((t.data or 0) + t.byte_offset, n * dt.itemsize, on_device, stream, capsule)
+    return ((t.data or 0) + t.byte_offset, n * dt.itemsize, on_device, stream, capsule)
+
+
+def _cupy(p: Param, value, call_stream) -> ArrayView:
+    """cupy.ndarray without building its interface's dictionary (the same facts, a call's worth
+    of microseconds less): CuPy's current stream, as its interface would say it."""
+    if not value.flags.c_contiguous:
+        raise ValueError(f"argument '{p.name}': the device array is not C-contiguous")
+    _check_dtype(p, value.dtype)
+    if call_stream is None:
+        call_stream = _CUPY_CURRENT_STREAM().ptr or LEGACY_DEFAULT_STREAM   # 0 is the null stream: legacy
+    return (value.data.ptr, value.nbytes, 1, call_stream, None)
+
+
+_TORCH_DTYPES: dict = {}
+
+
+def _torch(p: Param, value, call_stream) -> ArrayView:
+    """torch.Tensor on the GPU without its interface's dictionary (built in Python by PyTorch);
+    tensors in host memory go through DLPack."""
+    if not value.is_cuda:
+        return _dlpack(p, value, call_stream)
+    if not value.is_contiguous():
+        raise ValueError(f"argument '{p.name}': the tensor is not contiguous")
+    dt = _TORCH_DTYPES.get(value.dtype)
+    if dt is None:
+        dt = _TORCH_DTYPES[value.dtype] = np.dtype(str(value.dtype).removeprefix("torch."))
+    _check_dtype(p, dt)
+    if call_stream is None:
+        import torch
+
+        call_stream = torch.cuda.current_stream(value.device).cuda_stream or LEGACY_DEFAULT_STREAM
+    return (value.data_ptr(), value.numel() * value.element_size(), 1, call_stream, None)
+
+
+_CUPY_CURRENT_STREAM = None
+
+
+def _fast_path(cls: type):
+    """A describer that reads CuPy's and PyTorch's arrays directly, by their public attributes."""
+    global _CUPY_CURRENT_STREAM
+    module = cls.__module__ or ""
+    if cls.__name__ == "ndarray" and module.split(".")[0] == "cupy":
+        import cupy
+
+        _CUPY_CURRENT_STREAM = cupy.cuda.get_current_stream
+        return _cupy
+    if cls.__name__ in ("Tensor", "Parameter") and module.split(".")[0] == "torch":
+        return _torch
+    return None
 
 
 def _kind_of(value):
     """How to read `value`; remembered for its type where the type alone decides."""
     cls = type(value)
-    kind = _numpy if isinstance(value, np.ndarray) else \
+    kind = _numpy if isinstance(value, np.ndarray) else _fast_path(cls) or \
         _cuda_array_interface if hasattr(cls, "__cuda_array_interface__") else \
         _dlpack if hasattr(cls, "__dlpack__") and hasattr(cls, "__dlpack_device__") else None
     if kind is not None:

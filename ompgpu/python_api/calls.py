@@ -115,15 +115,15 @@ class Caller:
             if value is None:
                 c_args += (None, 0, 0)
                 continue
-            a = describe_array(p, value, stream)
-            c_args += (a.address, a.nbytes, a.on_device)
-            if a.keep is not None:
-                keep.append(a.keep)
-            if a.stream is not None:
+            address, nbytes, on_device, array_stream, alive = describe_array(p, value, stream)
+            c_args += (address, nbytes, on_device)
+            if alive is not None:
+                keep.append(alive)
+            if array_stream is not None:
                 if stream is None:
-                    stream = a.stream
-                elif a.stream != stream:
-                    others = (others or set()) | {a.stream}
+                    stream = array_stream
+                elif array_stream != stream:
+                    others = (others or set()) | {array_stream}
         if others:   # the call runs on the first array's stream: the work on the others' ends first
             for s in others:
                 self.runtime.lib.ompgpu_py_wait_stream(s)

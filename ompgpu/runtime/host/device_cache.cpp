@@ -129,6 +129,7 @@ std::uint64_t DeviceMemoryCache::kernel_started() {
 void DeviceMemoryCache::kernel_finished(std::uint64_t ticket) { running_.erase(ticket); }
 
 void DeviceMemoryCache::kernel_left_running(std::uint64_t ticket, cudaEvent_t done) {
+  finish_ended_kernels();   // a loop of calls that allocates nothing keeps the list short and reuses events
   left_running_.emplace_back(ticket, done);
 }
 
@@ -147,10 +148,14 @@ cudaEvent_t DeviceMemoryCache::event_for_left_running() {
 }
 
 void DeviceMemoryCache::finish_ended_kernels() {
+  // Oldest first; the first that has not ended stops the look (those after it, mostly on the same
+  // stream, have not either): a call then queries one event, not all.
   auto still = left_running_.begin();
+  bool waiting = false;
   for (auto &k : left_running_) {
-    const cudaError_t q = cudaEventQuery(k.second);
+    const cudaError_t q = waiting ? cudaErrorNotReady : cudaEventQuery(k.second);
     if (q == cudaErrorNotReady) {
+      waiting = true;
       *still++ = k;
       continue;
     }

@@ -29,7 +29,16 @@ thread_local int t_protected_depth = 0;   // ompgpu_call_protected frames on thi
 struct HostExtent {
   std::uintptr_t begin;
   std::size_t size;
-  std::string what;   // "the array passed as 'x' (10 elements)"
+  std::string what;   // "the array passed as 'x' (10 elements)"; empty: made from the fields below
+  const char *name = nullptr;   // ompgpu_py_call's: the parameter, its element count, device memory or not
+  std::size_t elements = 0;
+  bool on_device = false;
+  // Made only for an error message: a call gives the runtime its arrays every time.
+  std::string description() const {
+    if (!what.empty() || !name) return what.empty() ? "an array" : what;
+    return strprintf("the %s passed as '%s' (%zu element%s)", on_device ? "device array" : "array", name, elements,
+                     elements == 1 ? "" : "s");
+  }
 };
 thread_local std::vector<HostExtent> t_extents;
 
@@ -97,14 +106,14 @@ void check_host_extents(Device &dev, const Loc &loc, int n, const ompgpu_map_ent
                   b >= ob && b < ob + static_cast<std::size_t>(o.size);
       }
       if (!present)
-        fatal_with_notes(loc, strprintf("target region uses '%s', but %s is not mapped", name, x->what.c_str()),
+        fatal_with_notes(loc, strprintf("target region uses '%s', but %s is not mapped", name, x->description().c_str()),
                          {strprintf("add map(to/from/tofrom: %s[0:n]), or map it in an enclosing 'target data'", name)});
       continue;
     }
     if (e.size > 0 && b + static_cast<std::size_t>(e.size) > x->begin + x->size)
       fatal(loc, "map of '%s' (bytes %zu to %zu of it) extends past the end of %s", name,
             static_cast<std::size_t>(b - x->begin), static_cast<std::size_t>(b - x->begin) + static_cast<std::size_t>(e.size),
-            x->what.c_str());
+            x->description().c_str());
   }
 }
 
@@ -193,10 +202,8 @@ extern "C" int ompgpu_py_call(void (*fn)(void *), void *frame, const ompgpu_py_a
       const ompgpu_py_array &a = arrays[i];
       if (!a.address) continue;
       const std::size_t elements = a.itemsize ? a.bytes / a.itemsize : a.bytes;
-      t_extents.push_back(HostExtent{reinterpret_cast<std::uintptr_t>(a.address), a.bytes,
-                                     strprintf("the %s passed as '%s' (%zu element%s)",
-                                               a.on_device ? "device array" : "array", a.name, elements,
-                                               elements == 1 ? "" : "s")});
+      t_extents.push_back(HostExtent{reinterpret_cast<std::uintptr_t>(a.address), a.bytes, std::string(), a.name,
+                                     elements, a.on_device != 0});
       if (a.on_device && a.bytes > 0) on_device.emplace_back(reinterpret_cast<std::uintptr_t>(a.address), a.bytes);
     }
     const int device = omp_get_default_device();
