@@ -24,6 +24,7 @@ class CompiledFunction:
         self._library = runtime.load(module.library, module.preload)
         self._caller = Caller(self.signature, getattr(self._library, self.signature.entry), runtime)
         self._arity = len(self.signature.params)
+        self._call = self._caller.call
         sig = self.signature
         self.__name__ = sig.name
         self.__signature__ = inspect.Signature([inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD)
@@ -48,8 +49,8 @@ class CompiledFunction:
 
     def __call__(self, *args, **kwargs):
         if kwargs or len(args) != self._arity:
-            args = bind_arguments(self.signature, args, kwargs)
-        return self._caller(args)
+            return self._call(*bind_arguments(self.signature, args, kwargs))
+        return self._call(*args)
 
     @property
     def returns_early(self) -> bool:

@@ -20,6 +20,7 @@ the kernel is queued, as a CuPy launch does. Arrays are described by arrays.py.
 from __future__ import annotations
 
 import ctypes
+import functools
 import threading
 
 import numpy as np
@@ -81,62 +82,77 @@ class HostRuntime:
 
 class Caller:
     """Calls one signature's entry: converts the arguments as C passes them (a number by value,
-    an array as its address) and adds what the runtime needs (sizes, kinds, the stream)."""
+    an array as its address) and adds what the runtime needs (sizes, kinds, the stream).
+
+    The conversion is a Python function written for the signature (as collections.namedtuple
+    writes its class): one test per argument on the common path, no loop, one ctypes call."""
 
     def __init__(self, sig: Signature, entry, runtime: HostRuntime):
         self.sig, self.runtime = sig, runtime
         argtypes = []
-        self._convert = []   # per parameter: value -> the C arguments it becomes
         for p in sig.params:
             if p.kind == "scalar":
                 argtypes.append(getattr(ctypes, p.type.ctype))
-                self._convert.append(_scalar_converter(p))
             else:
                 argtypes += [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-                self._convert.append(None)
         argtypes += [ctypes.c_void_p, ctypes.c_int]
-        self._result_type = getattr(ctypes, sig.result.ctype) if sig.result is not None else None
-        if self._result_type is not None:
-            argtypes.append(ctypes.POINTER(self._result_type))
+        result_type = getattr(ctypes, sig.result.ctype) if sig.result is not None else None
+        if result_type is not None:
+            argtypes.append(ctypes.POINTER(result_type))
         entry.restype, entry.argtypes = ctypes.c_int, argtypes
         self._entry = entry
         self._flags = 0 if sig.synchronous_because else MAY_RETURN_EARLY
-        self._result_dtype = np.dtype(sig.result.dtype).type if sig.result is not None else None
+        self.call = _write_call(sig, entry, self._flags, runtime, result_type)
 
     def __call__(self, args):
-        c_args = []
-        keep = []   # what must stay alive during the call (DLPack capsules)
-        stream = None
-        others = None   # further streams the device arrays name
-        for p, convert, value in zip(self.sig.params, self._convert, args):
-            if convert is not None:
-                c_args.append(convert(value))
-                continue
-            if value is None:
-                c_args += (None, 0, 0)
-                continue
-            address, nbytes, on_device, array_stream, alive = describe_array(p, value, stream)
-            c_args += (address, nbytes, on_device)
-            if alive is not None:
-                keep.append(alive)
-            if array_stream is not None:
-                if stream is None:
-                    stream = array_stream
-                elif array_stream != stream:
-                    others = (others or set()) | {array_stream}
-        if others:   # the call runs on the first array's stream: the work on the others' ends first
-            for s in others:
-                self.runtime.lib.ompgpu_py_wait_stream(s)
-        flags = self._flags | (STREAM_GIVEN if stream is not None else 0)
-        c_args += (stream, flags)
-        if self._result_type is None:
-            if self._entry(*c_args):
-                raise self.runtime.error()
-            return None
-        result = self._result_type()
-        if self._entry(*c_args, ctypes.byref(result)):
-            raise self.runtime.error()
-        return self._result_dtype(result.value)
+        return self.call(*args)
+
+
+def _write_call(sig: Signature, entry, flags: int, runtime: HostRuntime, result_type):
+    """The function that converts a call's arguments and calls the entry (see Caller)."""
+    names = [f"v{i}" for i in range(len(sig.params))]
+    env = {"entry": entry, "runtime": runtime, "describe_array": describe_array, "STREAM_GIVEN": STREAM_GIVEN,
+           "other_stream": _other_stream, "result_type": result_type, "byref": ctypes.byref}
+    body, c_args = [], []
+    for i, p in enumerate(sig.params):
+        v = names[i]
+        env[f"p{i}"] = p
+        if p.kind == "scalar":
+            env[f"slow{i}"] = functools.partial(scalar_value, p)
+            t = p.type
+            if t.is_float:
+                body.append(f"if type({v}) is not float: {v} = slow{i}({v})")
+            else:
+                lo, hi = (0, 1) if t.c_name == "_Bool" else \
+                    ((-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.signed else (0, (1 << t.bits) - 1))
+                body.append(f"if type({v}) is not int or not {lo} <= {v} <= {hi}: {v} = slow{i}({v})")
+            c_args.append(v)
+            continue
+        body += [f"if {v} is None: a{i} = n{i} = d{i} = 0",
+                 "else:",
+                 f"    a{i}, n{i}, d{i}, s, k = describe_array(p{i}, {v}, stream)",
+                 "    if s is not None:",
+                 "        if stream is None: stream = s",
+                 "        elif s != stream: other_stream(runtime, s)",
+                 "    if k is not None: keep.append(k)"]
+        c_args += [f"a{i}", f"n{i}", f"d{i}"]
+    c_args += ["stream", f"{flags} | (STREAM_GIVEN if stream is not None else 0)"]
+    call = f"entry({', '.join(c_args)}{{}})"
+    if result_type is None:
+        tail = [f"if {call.format('')}: raise runtime.error()", "return None"]
+    else:
+        env["result_dtype"] = np.dtype(sig.result.dtype).type
+        tail = ["result = result_type()", f"if {call.format(', byref(result)')}: raise runtime.error()",
+                "return result_dtype(result.value)"]
+    lines = [f"def call({', '.join(names)}):", "    stream = None", "    keep = []   # alive during the call (DLPack)"]
+    lines += [f"    {line}" for line in body + tail]
+    exec("\n".join(lines), env)   # noqa: S102 - our own text, from the signature's types
+    return env["call"]
+
+
+def _other_stream(runtime: HostRuntime, stream: int) -> None:
+    """An array names another stream than the call's (the first array's): its work ends first."""
+    runtime.lib.ompgpu_py_wait_stream(stream)
 
 
 def bind_arguments(sig: Signature, args, kwargs) -> list:
@@ -155,18 +171,6 @@ def bind_arguments(sig: Signature, args, kwargs) -> list:
     if missing:
         raise TypeError(f"{sig.name}() is missing argument(s): {', '.join(missing)}")
     return [values[n] for n in names]
-
-
-def _scalar_converter(p: Param):
-    """value -> what ctypes passes for p: Python ints in range and floats go as they are (the
-    common case, checked cheaply); anything else through scalar_value."""
-    t = p.type
-    if t.is_float:
-        return lambda v: v if type(v) is float else scalar_value(p, v)
-    lo, hi = (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.signed else (0, (1 << t.bits) - 1)
-    if t.c_name == "_Bool":
-        lo, hi = 0, 1
-    return lambda v: v if type(v) is int and lo <= v <= hi else scalar_value(p, v)
 
 
 def scalar_value(p: Param, value):

@@ -152,9 +152,6 @@ extern "C" void ompgpu_host_extents_clear(void) { t_extents.clear(); }
 extern "C" void ompgpu_reread_launch_environment(void) { reread_launch_environment(); }
 
 extern "C" int omp_get_default_device(void);
-extern "C" int ompgpu_omp_target_associate_ptr(const void *, const void *, size_t, size_t, int);
-extern "C" int ompgpu_omp_target_disassociate_ptr(const void *, int);
-extern "C" void *ompgpu_omp_get_mapped_ptr(const void *, int);
 
 // One array argument of a Python API call. The same struct is declared in the entries that
 // ompgpu/python_api/templates/entry.c.j2 generates: keep the two alike.
@@ -217,11 +214,23 @@ extern "C" int ompgpu_py_call(void (*fn)(void *), void *frame, const ompgpu_py_a
         else
           merged.push_back(r);
       }
-      for (const auto &r : merged) {
-        const void *p = reinterpret_cast<const void *>(r.first);
-        // Present already (mapped, or associated by the caller): it stays as it is.
-        if (ompgpu_omp_get_mapped_ptr(p, device)) continue;
-        if (ompgpu_omp_target_associate_ptr(p, p, r.second, 0, device) == 0) associated.emplace_back(p, device);
+      if (device >= 0 && device < usable_devices()) {
+        activate_device(device);
+        Device &dev = *rt().devices[static_cast<std::size_t>(device)];
+        std::lock_guard<std::mutex> g(rt().mu);
+        for (const auto &r : merged) {
+          Mapping *m = nullptr;
+          // Present already (mapped, or associated by the caller), or overlapping a mapping: it stays as it is.
+          if (dev.table.find(r.first, r.second, &m) != Lookup::NotPresent) continue;
+          Mapping nm;
+          nm.hbegin = nm.dbegin = r.first;
+          nm.size = r.second;
+          nm.refcount = 1;
+          nm.associated = true;
+          nm.name = "python array";
+          dev.table.insert(nm);
+          associated.emplace_back(reinterpret_cast<const void *>(r.first), device);
+        }
       }
     }
     t_call = CallStream{};
@@ -240,7 +249,15 @@ extern "C" int ompgpu_py_call(void (*fn)(void *), void *frame, const ompgpu_py_a
     t_py_error = std::string("ompgpu: error: ") + e.what() + "\n";
   }
   t_call = CallStream{};
-  for (const auto &a : associated) ompgpu_omp_target_disassociate_ptr(a.first, a.second);
+  if (!associated.empty()) {
+    Device &dev = *rt().devices[static_cast<std::size_t>(associated.front().second)];
+    std::lock_guard<std::mutex> g(rt().mu);
+    for (const auto &a : associated) {
+      Mapping *m = nullptr;
+      const auto h = reinterpret_cast<std::uintptr_t>(a.first);
+      if (dev.table.find(h, 0, &m) == Lookup::Contained && m->associated && m->hbegin == h) dev.table.erase(m);
+    }
+  }
   t_extents.clear();
   --t_protected_depth;
   return rc;

@@ -310,26 +310,27 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
                               cfg.threads_per_team, mode, d));
     cuda_fatal(loc, err, std::string("kernel ") + kname(k), notes);
   }
-  cudaEvent_t left = nullptr;
-  if (early) {
-    std::lock_guard<std::mutex> g(rt().mu);
-    left = dev.cache.event_for_left_running();
-    if (left && cudaEventRecord(left, stream) != cudaSuccess) {
-      (void)cudaGetLastError();
-      left = nullptr;
-    }
-  }
-  if (left) {   // the caller's stream orders what comes after; nothing of the region waits for it
+  if (early) {   // the caller's stream orders what comes after; nothing of the region waits for it
     std::vector<void *> none;   // every mapping was present before the construct: none ends here
     {
       std::lock_guard<std::mutex> g(rt().mu);
-      dev.cache.kernel_left_running(ticket, left);
-      map_exit(dev, loc, n, maps, &none);
+      cudaEvent_t left = dev.cache.event_for_left_running();
+      if (left && cudaEventRecord(left, stream) != cudaSuccess) {
+        (void)cudaGetLastError();
+        left = nullptr;
+      }
+      early = left != nullptr;   // no event: the kernel is waited for below
+      if (early) {
+        dev.cache.kernel_left_running(ticket, left);
+        map_exit(dev, loc, n, maps, &none);
+      }
     }
-    left_running(d, stream);
-    info(loc, "kernel %s: left running on the caller's stream (the call returns before it ends)", kname(k));
-    free_device_memory(loc, d, none);
-    return 0;
+    if (early) {
+      left_running(d, stream);
+      info(loc, "kernel %s: left running on the caller's stream (the call returns before it ends)", kname(k));
+      free_device_memory(loc, d, none);
+      return 0;
+    }
   }
   const double wait_us = prof ? profile_now_us() : 0;
   err = cudaStreamSynchronize(stream);
