@@ -24,7 +24,8 @@ class CompiledFunction:
         self._library = runtime.load(module.library, module.preload)
         self._caller = Caller(self.signature, getattr(self._library, self.signature.entry), runtime)
         self._arity = len(self.signature.params)
-        self._call = self._caller.call
+        compiled = runtime.compiled_calls(self._library, module.library, module.signatures.callable)
+        self._call = compiled.get(self.signature.name) or self._caller.call
         sig = self.signature
         self.__name__ = sig.name
         self.__signature__ = inspect.Signature([inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD)
@@ -49,7 +50,7 @@ class CompiledFunction:
 
     def __call__(self, *args, **kwargs):
         if kwargs or len(args) != self._arity:
-            return self._call(*bind_arguments(self.signature, args, kwargs))
+            return self._caller.call(*bind_arguments(self.signature, args, kwargs))
         return self._call(*args)
 
     @property

@@ -19,6 +19,9 @@ import functools
 import hashlib
 import os
 import pickle
+import subprocess
+import sys
+import sysconfig
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,7 +72,8 @@ def build_module(source: str, options: list[str], filename: str, offload: str) -
     except OmpgpuError as exc:   # a tile or unroll construct the loop transformations reject
         raise _compile_error(exc, {filename: lines}) from None
     key = hashlib.sha256("\0".join([pre.text.replace(str(src), "<input>"), repr(options), filename, offload,
-                                    host_cc(), host_cxx(), compiler_version(), _device_compiler(offload)]).encode())
+                                    host_cc(), host_cxx(), compiler_version(), _device_compiler(offload),
+                                    python_abi()]).encode())
     folder = cache.cache_root() / key.hexdigest()[:24]
     described = folder / "module.pickle"
     module = None
@@ -114,15 +118,54 @@ def _build(text, pre, options, default_opt, filename, offload, folder: Path, lin
         raise
     except OmpgpuError as exc:
         raise _compile_error(exc, sources) from None
+    glue = _compiled_calls(list(signatures.callable.values()), folder)
+    if glue is not None:
+        opts.inputs.append(str(glue))
     try:
         compile_and_link(opts, {str(module_c): translation})
     except ToolchainError as exc:
         raise CompileFailed(f"building '{filename}' failed: {exc.message}") from None
+    finally:
+        if glue is not None:
+            glue.unlink(missing_ok=True)
     os.replace(staged, library)
     module = Module(folder.name, filename, offload, str(library), signatures, translation.kernels,
                     translation.device_cu or "", translation.remarks, (str(gomp),) if gomp else ())
     _write_once(folder / "module.pickle", pickle.dumps(module))
     return module
+
+
+def python_abi() -> str:
+    """What a module's compiled calls depend on: the Python that runs them (part of the keys)."""
+    return f"{sys.implementation.cache_tag} {sysconfig.get_config_var('SOABI')} {_python_include() or ''}"
+
+
+def _python_include() -> str | None:
+    include = sysconfig.get_paths().get("include")
+    return include if include and os.path.exists(os.path.join(include, "Python.h")) else None
+
+
+def _compiled_calls(signatures, folder: Path) -> Path | None:
+    """The object of templates/pycall.c.j2: each function a Python callable in C. None where this
+    Python has no headers, or they do not compile: calls then go through ctypes (calls.Caller)."""
+    include = _python_include()
+    if include is None or not signatures:
+        return None
+    source = folder / "pycall.c"
+    _write_once(source, _render("pycall.c.j2", signatures=signatures, scalar_range=_scalar_range))
+    obj = folder / f".pycall-{os.getpid()}.o"
+    proc = subprocess.run([host_cc(), "-std=gnu11", "-O2", "-fPIC", "-w", f"-I{include}", "-c", str(source), "-o", str(obj)],
+                          capture_output=True, text=True)
+    return obj if proc.returncode == 0 else None
+
+
+def _scalar_range(t) -> str:
+    """The C literals of the range pycall.c.j2 takes in a long long for a scalar type."""
+    if t.c_name == "_Bool":
+        return "0, 1"
+    if t.signed:
+        return f"{-(1 << (t.bits - 1)) + 1}LL - 1, {(1 << (t.bits - 1)) - 1}LL"
+    return f"0, {min((1 << t.bits) - 1, (1 << 63) - 1)}LL"
 
 
 def _device_compiler(offload: str) -> str:

@@ -18,6 +18,7 @@ import hashlib
 import json
 import os
 import pickle
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,7 +59,8 @@ def package_fingerprint() -> str:
 
 def direct_key(source: str, options: list[str], filename: str, offload: str) -> str:
     h = hashlib.sha256()
-    for part in (package_fingerprint(), source, repr(options), filename, offload, os.getcwd(),
+    for part in (package_fingerprint(), sys.implementation.cache_tag, sys.executable, source, repr(options), filename,
+                 offload, os.getcwd(),
                  *(f"{k}={os.environ.get(k, '')}" for k in ENVIRONMENT)):
         h.update(part.encode())
         h.update(b"\0")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import sys
 import threading
 
 import numpy as np
@@ -66,6 +67,7 @@ class HostRuntime:
         lib.ompgpu_py_wait_stream.restype, lib.ompgpu_py_wait_stream.argtypes = ctypes.c_int, [ctypes.c_void_p]
         self.lib = lib
         self._preloaded: dict[str, ctypes.CDLL] = {}
+        self._bound: dict[str, dict] = {}   # module path -> its compiled calls
 
     def load(self, path: str, preload: tuple[str, ...] = ()) -> ctypes.CDLL:
         """A module, after the libraries it needs by sonames of their own (loaded once, global)."""
@@ -73,6 +75,34 @@ class HostRuntime:
             if lib not in self._preloaded:
                 self._preloaded[lib] = ctypes.CDLL(lib, mode=ctypes.RTLD_GLOBAL)
         return ctypes.CDLL(path, mode=ctypes.RTLD_LOCAL)
+
+    def compiled_calls(self, library: ctypes.CDLL, path: str, signatures: dict) -> dict:
+        """The module's functions as Python callables written in C (templates/pycall.c.j2), by
+        name; {} where the module has none (this Python had no headers when it was built)."""
+        if path in self._bound:
+            return self._bound[path]
+        try:
+            address = ctypes.cast(getattr(library, "__ompgpu_py_bind"), ctypes.c_void_p).value
+        except AttributeError:
+            self._bound[path] = {}
+            return {}
+        bind = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.py_object)(address)
+        cupy = sys.modules.get("cupy")
+        functions = {}
+        for name, sig in signatures.items():
+            caller = Caller(sig, getattr(library, sig.entry), self)
+            result = np.dtype(sig.result.dtype).type if sig.result is not None else None
+            functions[name] = (caller.call, result, tuple(sig.params),
+                               tuple(p.dtype if p.kind == "pointer" else None for p in sig.params))
+        self._bound[path] = bind({
+            "describe": describe_array, "fail": self._fail, "other_stream": lambda s: _other_stream(self, s),
+            "cupy_ndarray": cupy.ndarray if cupy is not None else None,
+            "cupy_current_stream": cupy.cuda.get_current_stream if cupy is not None else (lambda: None),
+            "functions": functions})
+        return self._bound[path]
+
+    def _fail(self):
+        raise self.error()
 
     def error(self) -> OffloadError:
         """The error of this thread's last failed call."""
