@@ -95,8 +95,12 @@ def test_launch_defaults(build):
 
 
 def test_launch_of_a_loop_counted_by_the_host(build):
-    # one iteration per thread: ceil(trip / threads) teams, even beyond the occupancy guess
-    assert cfg(build, "spmd", trip=1 << 26) == ((1 << 26) // 256, 256)
+    # one iteration per thread: ceil(trip / threads) teams, but at most 4 waves of resident teams
+    # (132 SMs x 8 teams of 256, the thread-count guess), a grid-stride loop beyond
+    assert cfg(build, "spmd", trip=1 << 26) == (132 * 8 * 4, 256)
+    assert cfg(build, "spmd", trip=1 << 26, OMPGPU_GRID_WAVES=1) == (132 * 8, 256)
+    assert cfg(build, "spmd", trip=1 << 26, OMPGPU_GRID_WAVES=0) == ((1 << 26) // 256, 256)   # no limit
+    assert cfg(build, "spmd", trip=132 * 8 * 4 * 256 - 5) == (132 * 8 * 4, 256)
     assert cfg(build, "spmd", trip=1000) == (4, 256)
     assert cfg(build, "spmd", trip=0) == (1, 256)
     assert cfg(build, "spmd", thread_limit=100, trip=1000) == (10, 100)

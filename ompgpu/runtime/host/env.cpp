@@ -103,6 +103,11 @@ Env *parse_env() {
   }
   read_bytes("OMPGPU_STAGING_MIN_BYTES", &e->staging_min_bytes);
   read_bytes("OMPGPU_DEVICE_HEAP_BYTES", &e->device_heap_bytes);
+  if (const char *s = std::getenv("OMPGPU_GRID_WAVES")) {
+    long long v;
+    if (parse_ll(s, &v) && v >= 0) e->grid_waves = v;
+    else warning("ignoring OMPGPU_GRID_WAVES='%s' (expected a number of waves, 0 for none)", s);
+  }
   if (const char *s = std::getenv("OMPGPU_COPY_THREADS")) {
     long long v;
     if (parse_ll(s, &v) && v >= 0 && v <= 64) e->copy_threads = static_cast<int>(v);

@@ -60,6 +60,13 @@ struct Env {
   // OMPGPU_DEVICE_HEAP_BYTES: the device heap's size (malloc, the omp_alloc family and the
   // variable-length arrays of device code take their memory there); 0: CUDA's default (8 MiB).
   std::size_t device_heap_bytes = 0;
+  // OMPGPU_GRID_WAVES: a kernel that is one loop dealt out over the grid gets at most this many
+  // times the teams the GPU holds at once (then each thread takes several iterations, a grid-
+  // stride loop); 0: one iteration per thread, however many teams that makes. Default 4: a
+  // grid of tens of waves of one-iteration threads spends a fifth of a streaming loop's time
+  // starting teams (saxpy at 2^24 on an H200: 77.7 us, 64.3 with 2 waves; bench/results
+  // s8-h200-2026-11-28-run6).
+  long long grid_waves = 4;
   // OMPGPU_COPY_THREADS: helper threads that copy between pageable memory and the staging
   // buffers beside the calling thread (default: half the processors less one, at most 7).
   int copy_threads = -1;

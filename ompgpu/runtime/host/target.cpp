@@ -117,7 +117,11 @@ long long teams_for(const ompgpu_kernel_desc *k, Device &dev, int num_teams, lon
   if (num_teams > 0) T = num_teams;
   else if (env().num_teams > 0) T = env().num_teams;
   else if (k->static_teams > 0) T = k->static_teams;
-  else if (trip_count >= 0) T = (trip_count + threads - 1) / threads;
+  else if (trip_count >= 0) {
+    T = (trip_count + threads - 1) / threads;   // one iteration per thread...
+    const long long waves = env().grid_waves;   // ...in at most this many waves of resident teams
+    if (waves > 0) T = std::min(T, static_cast<long long>(dev.sms) * resident_teams_per_sm(k, dev, threads) * waves);
+  }
   else T = static_cast<long long>(dev.sms) * resident_teams_per_sm(k, dev, threads);
   return std::max(1LL, std::min<long long>(T, INT_MAX));   // gridDim.x limit
 }

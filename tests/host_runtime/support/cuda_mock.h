@@ -23,6 +23,7 @@ enum cudaError_t {
   cudaErrorMemoryAllocation = 2,
   cudaErrorNoDevice = 100,
   cudaErrorInvalidDevice = 101,
+  cudaErrorNotReady = 600,
   cudaErrorLaunchFailure = 719,
 };
 enum cudaMemcpyKind {
@@ -93,6 +94,7 @@ inline const char *cudaGetErrorName(cudaError_t e) {
     case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
     case cudaErrorNoDevice: return "cudaErrorNoDevice";
     case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorNotReady: return "cudaErrorNotReady";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
   }
   return "cudaErrorUnknown";
@@ -104,6 +106,7 @@ inline const char *cudaGetErrorString(cudaError_t e) {
     case cudaErrorMemoryAllocation: return "out of memory";
     case cudaErrorNoDevice: return "no CUDA-capable device is detected";
     case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorNotReady: return "device not ready";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
   }
   return "unknown error";
