@@ -136,19 +136,14 @@ def _build(text, pre, options, default_opt, filename, offload, folder: Path, lin
 
 
 def python_abi() -> str:
-    """What a module's compiled calls depend on: the Python that runs them (part of the keys)."""
-    return f"{sys.implementation.cache_tag} {sysconfig.get_config_var('SOABI')} {_python_include() or ''}"
-
-
-def _python_include() -> str | None:
-    include = sysconfig.get_paths().get("include")
-    return include if include and os.path.exists(os.path.join(include, "Python.h")) else None
+    """What a module's compiled calls depend on: the Python that runs them (part of the key)."""
+    return f"{sys.implementation.cache_tag} {sysconfig.get_config_var('SOABI')} {cache.python_include() or ''}"
 
 
 def _compiled_calls(signatures, folder: Path) -> Path | None:
     """The object of templates/pycall.c.j2: each function a Python callable in C. None where this
     Python has no headers, or they do not compile: calls then go through ctypes (calls.Caller)."""
-    include = _python_include()
+    include = cache.python_include()
     if include is None or not signatures:
         return None
     source = folder / "pycall.c"

@@ -57,10 +57,18 @@ def package_fingerprint() -> str:
     return h.hexdigest()
 
 
+def python_include() -> str | None:
+    """Where this Python's headers are (Python.h), for the calls compiled into a module; None: none."""
+    import sysconfig
+
+    include = sysconfig.get_paths().get("include")
+    return include if include and os.path.exists(os.path.join(include, "Python.h")) else None
+
+
 def direct_key(source: str, options: list[str], filename: str, offload: str) -> str:
     h = hashlib.sha256()
-    for part in (package_fingerprint(), sys.implementation.cache_tag, sys.executable, source, repr(options), filename,
-                 offload, os.getcwd(),
+    for part in (package_fingerprint(), sys.implementation.cache_tag, sys.executable, python_include() or "", source,
+                 repr(options), filename, offload, os.getcwd(),
                  *(f"{k}={os.environ.get(k, '')}" for k in ENVIRONMENT)):
         h.update(part.encode())
         h.update(b"\0")

@@ -189,7 +189,7 @@ def test_options_reach_the_preprocessor():
 
 
 def test_module_is_cached(monkeypatch):
-    from ompgpu.python_api import build
+    from ompgpu.python_api import cache
 
     emu(SAXPY, "saxpy")
     def not_again(*_):
@@ -257,3 +257,36 @@ def test_modules_load_beside_an_older_libgomp(tmp_path):
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=os.environ, timeout=600)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[1.0, 3.0, 5.0, 7.0]"
+
+
+def test_calls_written_in_c_and_their_fallback(monkeypatch):
+    """Where Python has its headers, each function is a callable written in C (pycall.c.j2);
+    arguments it does not take itself (keywords, NumPy scalars, ints out of range, wrong
+    arrays) go to the call Python writes, which converts or says what is wrong. Without the
+    headers every call is that one: the same results and errors."""
+    import types
+
+    from ompgpu.python_api import cache
+
+    def exercise(f):
+        x = np.arange(6, dtype=np.float32)
+        y = np.ones(6, dtype=np.float32)
+        f(6, 2.0, x, y)                                  # the common path
+        f(n=6, a=np.float32(1.0), x=x, y=y)              # keywords, a NumPy scalar
+        f(np.int64(6), 1, x, y)                          # a NumPy int, an int for a float
+        np.testing.assert_array_equal(y, 4 * x + 1)
+        with pytest.raises(OverflowError, match=r"argument 'n' \(int\): 4294967296 is out of range"):
+            f(1 << 32, 1.0, x, y)
+        with pytest.raises(TypeError, match=r"argument 'y' \(float \*\) needs an array of dtype float32, got float64"):
+            f(6, 1.0, x, np.ones(6))
+        with pytest.raises(TypeError, match=r"argument 'n' \(int\) takes an integer, not 2.5"):
+            f(2.5, 1.0, x, y)
+
+    has_headers = cache.python_include() is not None
+    f = emu(SAXPY, "saxpy")
+    assert isinstance(f._call, types.BuiltinFunctionType) == has_headers
+    exercise(f)
+    monkeypatch.setattr(cache, "python_include", lambda: None)   # a Python without its headers
+    g = emu(SAXPY, "saxpy")
+    assert not isinstance(g._call, types.BuiltinFunctionType) and g.module.key != f.module.key
+    exercise(g)
