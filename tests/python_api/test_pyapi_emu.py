@@ -189,7 +189,7 @@ def test_options_reach_the_preprocessor():
 
 
 def test_module_is_cached(monkeypatch):
-    from ompgpu.python_api import cache
+    from ompgpu.python_api import build
 
     emu(SAXPY, "saxpy")
     def not_again(*_):
