@@ -121,20 +121,31 @@ void check_host_extents(Device &dev, const Loc &loc, int n, const ompgpu_map_ent
 
 using namespace ompgpu_host;
 
-extern "C" int ompgpu_call_protected(void (*fn)(void *), void *ctx, char *message, size_t capacity) {
+namespace {
+
+// body() with the runtime's fatal errors thrown (errors_are_thrown) and caught: true when one
+// was, its text in *error.
+template <class Body> bool run_protected(Body &&body, std::string *error) {
   ++t_protected_depth;
-  int rc = 0;
-  std::string text;
+  bool failed = false;
   try {
-    fn(ctx);
+    body();
   } catch (const RuntimeError &e) {
-    rc = 1;
-    text = e.what();
+    failed = true;
+    *error = e.what();
   } catch (const std::exception &e) {
-    rc = 1;
-    text = std::string("ompgpu: error: ") + e.what() + "\n";
+    failed = true;
+    *error = std::string("ompgpu: error: ") + e.what() + "\n";
   }
   --t_protected_depth;
+  return failed;
+}
+
+}  // namespace
+
+extern "C" int ompgpu_call_protected(void (*fn)(void *), void *ctx, char *message, size_t capacity) {
+  std::string text;
+  const int rc = run_protected([&] { fn(ctx); }, &text) ? 1 : 0;
   if (rc && message && capacity > 0) {
     std::size_t n = std::min(text.size(), capacity - 1);
     std::memcpy(message, text.data(), n);
@@ -182,57 +193,80 @@ void wait_for_pending() {
 
 }  // namespace
 
+namespace {
+
+// The call's arrays as the runtime's extents; the device arrays' ranges, views of one array
+// (overlapping or touching ranges) joined.
+std::vector<std::pair<std::uintptr_t, std::size_t>> give_extents(const ompgpu_py_array *arrays, int n) {
+  t_extents.clear();
+  std::vector<std::pair<std::uintptr_t, std::size_t>> on_device;
+  for (int i = 0; i < n; ++i) {
+    const ompgpu_py_array &a = arrays[i];
+    if (!a.address) continue;
+    const std::size_t elements = a.itemsize ? a.bytes / a.itemsize : a.bytes;
+    t_extents.push_back(HostExtent{reinterpret_cast<std::uintptr_t>(a.address), a.bytes, std::string(), a.name,
+                                   elements, a.on_device != 0});
+    if (a.on_device && a.bytes > 0) on_device.emplace_back(reinterpret_cast<std::uintptr_t>(a.address), a.bytes);
+  }
+  std::sort(on_device.begin(), on_device.end());
+  std::vector<std::pair<std::uintptr_t, std::size_t>> merged;
+  for (const auto &r : on_device) {
+    if (!merged.empty() && r.first <= merged.back().first + merged.back().second)
+      merged.back().second = std::max(merged.back().second, r.first + r.second - merged.back().first);
+    else
+      merged.push_back(r);
+  }
+  return merged;
+}
+
+// Device arrays entered in device d's present table as mapped onto themselves, under one lock
+// (what omp_target_associate_ptr does); a range present already (mapped, or associated by the
+// caller) or overlapping a mapping stays as it is. Returns the ranges entered, by start.
+std::vector<std::uintptr_t> enter_device_arrays(int d, const std::vector<std::pair<std::uintptr_t, std::size_t>> &ranges) {
+  std::vector<std::uintptr_t> entered;
+  if (ranges.empty() || d < 0 || d >= usable_devices()) return entered;
+  activate_device(d);
+  Device &dev = *rt().devices[static_cast<std::size_t>(d)];
+  std::lock_guard<std::mutex> g(rt().mu);
+  for (const auto &r : ranges) {
+    Mapping *m = nullptr;
+    if (dev.table.find(r.first, r.second, &m) != Lookup::NotPresent) continue;
+    Mapping nm;
+    nm.hbegin = nm.dbegin = r.first;
+    nm.size = r.second;
+    nm.refcount = 1;
+    nm.associated = true;
+    nm.name = "python array";   // short: no allocation
+    dev.table.insert(nm);
+    entered.push_back(r.first);
+  }
+  return entered;
+}
+
+void leave_device_arrays(int d, const std::vector<std::uintptr_t> &entered) {
+  if (entered.empty()) return;
+  Device &dev = *rt().devices[static_cast<std::size_t>(d)];
+  std::lock_guard<std::mutex> g(rt().mu);
+  for (const std::uintptr_t h : entered) {
+    Mapping *m = nullptr;
+    if (dev.table.find(h, 0, &m) == Lookup::Contained && m->associated && m->hbegin == h) dev.table.erase(m);
+  }
+}
+
+}  // namespace
+
 extern "C" int ompgpu_py_call(void (*fn)(void *), void *frame, const ompgpu_py_array *arrays, int n, void *stream,
                               int flags) {
-  ++t_protected_depth;
-  int rc = 0;
-  std::vector<std::pair<const void *, int>> associated;
-  try {
+  int device = -1;
+  std::vector<std::uintptr_t> entered;
+  const bool failed = run_protected([&] {
     reread_launch_environment();
+    device = omp_get_default_device();
     const bool stream_given = flags & kPyStreamGiven;
     // Work left running by an earlier call is ordered before this one only on its own stream.
     if (t_pending.any && (!(flags & kPyMayReturnEarly) || !stream_given || t_pending.stream != stream))
       wait_for_pending();
-    t_extents.clear();
-    std::vector<std::pair<std::uintptr_t, std::size_t>> on_device;
-    for (int i = 0; i < n; ++i) {
-      const ompgpu_py_array &a = arrays[i];
-      if (!a.address) continue;
-      const std::size_t elements = a.itemsize ? a.bytes / a.itemsize : a.bytes;
-      t_extents.push_back(HostExtent{reinterpret_cast<std::uintptr_t>(a.address), a.bytes, std::string(), a.name,
-                                     elements, a.on_device != 0});
-      if (a.on_device && a.bytes > 0) on_device.emplace_back(reinterpret_cast<std::uintptr_t>(a.address), a.bytes);
-    }
-    const int device = omp_get_default_device();
-    if (!on_device.empty()) {
-      // Views of one device array overlap: each run of overlapping or touching ranges is entered once.
-      std::sort(on_device.begin(), on_device.end());
-      std::vector<std::pair<std::uintptr_t, std::size_t>> merged;
-      for (const auto &r : on_device) {
-        if (!merged.empty() && r.first <= merged.back().first + merged.back().second)
-          merged.back().second = std::max(merged.back().second, r.first + r.second - merged.back().first);
-        else
-          merged.push_back(r);
-      }
-      if (device >= 0 && device < usable_devices()) {
-        activate_device(device);
-        Device &dev = *rt().devices[static_cast<std::size_t>(device)];
-        std::lock_guard<std::mutex> g(rt().mu);
-        for (const auto &r : merged) {
-          Mapping *m = nullptr;
-          // Present already (mapped, or associated by the caller), or overlapping a mapping: it stays as it is.
-          if (dev.table.find(r.first, r.second, &m) != Lookup::NotPresent) continue;
-          Mapping nm;
-          nm.hbegin = nm.dbegin = r.first;
-          nm.size = r.second;
-          nm.refcount = 1;
-          nm.associated = true;
-          nm.name = "python array";
-          dev.table.insert(nm);
-          associated.emplace_back(reinterpret_cast<const void *>(r.first), device);
-        }
-      }
-    }
+    entered = enter_device_arrays(device, give_extents(arrays, n));
     t_call = CallStream{};
     if (stream_given && device >= 0 && device < usable_devices()) {
       t_call.active = true;
@@ -241,26 +275,11 @@ extern "C" int ompgpu_py_call(void (*fn)(void *), void *frame, const ompgpu_py_a
       t_call.may_return_early = flags & kPyMayReturnEarly;
     }
     fn(frame);
-  } catch (const RuntimeError &e) {
-    rc = 1;
-    t_py_error = e.what();
-  } catch (const std::exception &e) {
-    rc = 1;
-    t_py_error = std::string("ompgpu: error: ") + e.what() + "\n";
-  }
+  }, &t_py_error);
   t_call = CallStream{};
-  if (!associated.empty()) {
-    Device &dev = *rt().devices[static_cast<std::size_t>(associated.front().second)];
-    std::lock_guard<std::mutex> g(rt().mu);
-    for (const auto &a : associated) {
-      Mapping *m = nullptr;
-      const auto h = reinterpret_cast<std::uintptr_t>(a.first);
-      if (dev.table.find(h, 0, &m) == Lookup::Contained && m->associated && m->hbegin == h) dev.table.erase(m);
-    }
-  }
+  leave_device_arrays(device, entered);
   t_extents.clear();
-  --t_protected_depth;
-  return rc;
+  return failed ? 1 : 0;
 }
 
 extern "C" const char *ompgpu_py_last_error(void) { return t_py_error.c_str(); }
