@@ -1,6 +1,9 @@
 /* Host <-> device bandwidth of `target update` by size (issue 33), from 4 KB to max_mb MB in
- * steps of 4x, on a mapping made once (target enter data), host memory malloc'd and touched.
- *   transfer [max_mb]      one line per size: bytes, GB/s each way (median of the repetitions) */
+ * steps of 4x, on a mapping made once (target enter data), host memory malloc'd and touched;
+ * and from the device into fresh memory (issue 49: malloc'd and never touched, as a program's
+ * result arrays are; a new buffer each repetition).
+ *   transfer [max_mb]      one line per size: bytes, GB/s each way and into fresh memory
+ *                          (median of the repetitions) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,9 +49,21 @@ int main(int argc, char **argv) {
 #pragma omp target update from(h[0:size])
     for (size_t i = 0; i < size; i += 4093) ok &= h[i] == (unsigned char)(i * 7 + 1);
 #pragma omp target exit data map(delete: h[0:size])
+    double fresh[9];
+    for (int r = 0; r < reps; r++) {
+      unsigned char *f = (unsigned char *)malloc(size);   /* large: fresh pages from the system */
+#pragma omp target enter data map(alloc: f[0:size])
+      double t = now();
+#pragma omp target update from(f[0:size])
+      fresh[r] = now() - t;
+#pragma omp target exit data map(delete: f[0:size])
+      free(f);
+    }
     qsort(to, reps, sizeof(double), by_value);
     qsort(from, reps, sizeof(double), by_value);
-    printf("transfer bytes %zu to_gbs %.3f from_gbs %.3f\n", size, size / to[reps / 2] / 1e9, size / from[reps / 2] / 1e9);
+    qsort(fresh, reps, sizeof(double), by_value);
+    printf("transfer bytes %zu to_gbs %.3f from_gbs %.3f fresh_from_gbs %.3f\n", size, size / to[reps / 2] / 1e9,
+           size / from[reps / 2] / 1e9, size / fresh[reps / 2] / 1e9);
     fflush(stdout);
     free(h);
   }

@@ -39,9 +39,25 @@ int main(int argc, char **argv) {
     memset(h, 0, size);
     if (cudaMemcpy(h, d, size, cudaMemcpyDeviceToHost) != cudaSuccess) ok = 0;
     for (size_t i = 0; i < size; i += 4093) ok &= h[i] == (unsigned char)(i * 7 + 1);
+    double fresh[9];
+    for (int r = 0; r < reps; r++) {   // into fresh memory (malloc'd, never touched; pinned: a new cudaMallocHost)
+      unsigned char *f = nullptr;
+      if (pinned) {
+        if (cudaMallocHost(&f, size) != cudaSuccess) return 3;
+      } else {
+        f = (unsigned char *)malloc(size);
+      }
+      double t = now();
+      cudaMemcpy(f, d, size, cudaMemcpyDeviceToHost);
+      fresh[r] = now() - t;
+      if (pinned) cudaFreeHost(f);
+      else free(f);
+    }
     std::sort(to, to + reps);
     std::sort(from, from + reps);
-    printf("transfer bytes %zu to_gbs %.3f from_gbs %.3f\n", size, size / to[reps / 2] / 1e9, size / from[reps / 2] / 1e9);
+    std::sort(fresh, fresh + reps);
+    printf("transfer bytes %zu to_gbs %.3f from_gbs %.3f fresh_from_gbs %.3f\n", size, size / to[reps / 2] / 1e9,
+           size / from[reps / 2] / 1e9, size / fresh[reps / 2] / 1e9);
     fflush(stdout);
     cudaFree(d);
     if (pinned) cudaFreeHost(h);

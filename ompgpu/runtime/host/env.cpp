@@ -103,6 +103,14 @@ Env *parse_env() {
   }
   read_bytes("OMPGPU_STAGING_MIN_BYTES", &e->staging_min_bytes);
   read_bytes("OMPGPU_DEVICE_HEAP_BYTES", &e->device_heap_bytes);
+  if (const char *s = std::getenv("OMPGPU_FRESH_PAGES")) {
+    static const char *const kModes[] = {"none", "huge", "populate", "both"};
+    int mode = -1;
+    for (int i = 0; i < 4; ++i)
+      if (strcasecmp(s, kModes[i]) == 0) mode = i;
+    if (mode >= 0) e->fresh_pages = mode;
+    else warning("ignoring OMPGPU_FRESH_PAGES='%s' (expected none, huge, populate or both)", s);
+  }
   if (const char *s = std::getenv("OMPGPU_GRID_WAVES")) {
     long long v;
     if (parse_ll(s, &v) && v >= 0) e->grid_waves = v;

@@ -67,6 +67,11 @@ struct Env {
   // starting teams (saxpy at 2^24 on an H200: 77.7 us, 64.3 with 2 waves; bench/results
   // s8-h200-2026-11-28-run6).
   long long grid_waves = 4;
+  // OMPGPU_FRESH_PAGES: what a staged copy from the device does for destination pages the process
+  // may not have touched yet (transfer.cpp): bit 0 asks for huge pages (madvise MADV_HUGEPAGE),
+  // bit 1 makes the copying threads fault their pieces in before copying (MADV_POPULATE_WRITE).
+  // Names: none, huge, populate, both.
+  int fresh_pages = 0;
   // OMPGPU_COPY_THREADS: helper threads that copy between pageable memory and the staging
   // buffers beside the calling thread (default: half the processors less one, at most 7).
   int copy_threads = -1;

@@ -17,6 +17,8 @@
 #include "host_internal.hpp"
 
 #include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <condition_variable>
@@ -32,19 +34,42 @@ constexpr std::size_t kBufferBytes = std::size_t(8) << 20;   // largest chunk
 constexpr std::size_t kSmallestChunk = std::size_t(512) << 10;
 constexpr std::size_t kPieceAlign = 4096;                    // helpers' pieces start on pages
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23   // Linux 5.14; older kernels answer EINVAL and the copy faults as before
+#endif
+
+constexpr int kFreshHuge = 1, kFreshPopulate = 2;   // Env::fresh_pages bits
+constexpr std::uintptr_t kHugePage = std::uintptr_t(2) << 20;
+
+// madvise over the whole pages inside [p, p + n) aligned to `align`; errors are ignored (the
+// advice only makes the copy faster where the kernel takes it).
+void advise(void *p, std::size_t n, std::uintptr_t align, int advice) {
+  const std::uintptr_t b = (reinterpret_cast<std::uintptr_t>(p) + align - 1) / align * align;
+  const std::uintptr_t e = (reinterpret_cast<std::uintptr_t>(p) + n) / align * align;
+  if (e > b) (void)madvise(reinterpret_cast<void *>(b), e - b, advice);
+}
+
+std::uintptr_t page_size() {
+  static const std::uintptr_t size = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096);
+  return size;
+}
+
 // ------------------------------------------------------------------ copy helpers
 // A memcpy shared by the calling thread and the helper threads: each takes the next piece.
 class CopyPool {
  public:
-  void copy(void *dst, const void *src, std::size_t n) {
+  // populate: each piece's destination pages are faulted in before it is copied (kFreshPopulate).
+  void copy(void *dst, const void *src, std::size_t n, bool populate = false) {
     std::unique_lock<std::mutex> busy(job_mu_, std::try_to_lock);
     const std::size_t pieces = std::min<std::size_t>(static_cast<std::size_t>(workers() + 1), n / kSmallestChunk);
     if (!busy.owns_lock() || pieces < 2) {   // another thread's copy has the helpers, or too small
+      if (populate) advise(dst, n, page_size(), MADV_POPULATE_WRITE);
       std::memcpy(dst, src, n);
       return;
     }
     {
       std::lock_guard<std::mutex> g(mu_);
+      populate_ = populate;
       dst_ = static_cast<char *>(dst);
       src_ = static_cast<const char *>(src);
       n_ = n;
@@ -99,6 +124,7 @@ class CopyPool {
       char *d;
       const char *s;
       std::size_t len;
+      bool populate;
       {
         std::lock_guard<std::mutex> g(mu_);
         if (next_ >= n_) return;
@@ -106,7 +132,9 @@ class CopyPool {
         s = src_ + next_;
         len = std::min(piece_, n_ - next_);
         next_ += len;
+        populate = populate_;
       }
+      if (populate) advise(d, len, page_size(), MADV_POPULATE_WRITE);
       std::memcpy(d, s, len);
       std::lock_guard<std::mutex> g(mu_);
       if (--left_ == 0) finished_.notify_all();
@@ -130,6 +158,7 @@ class CopyPool {
   char *dst_ = nullptr;
   const char *src_ = nullptr;
   std::size_t n_ = 0, piece_ = 0, next_ = 0, left_ = 0;
+  bool populate_ = false;
   unsigned long long generation_ = 0;
   int started_ = 0;
 };
@@ -213,6 +242,11 @@ cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char 
 }
 
 cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const char *src, std::size_t size) {
+  // Destination pages the process has not touched yet (a fresh malloc: a program's result
+  // arrays) cost a page fault each inside the copy (OMPGPU_FRESH_PAGES, host_internal.hpp).
+  const int fresh = env().fresh_pages;
+  if (fresh & kFreshHuge) advise(dst, size, kHugePage, MADV_HUGEPAGE);
+  const bool populate = fresh & kFreshPopulate;
   const std::size_t chunk = chunk_for(size);
   const std::size_t chunks = (size + chunk - 1) / chunk;
   auto issue = [&](std::size_t i) {
@@ -227,7 +261,7 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
     const int b = static_cast<int>(i % kBuffers);
     const std::size_t off = i * chunk, len = std::min(chunk, size - off);
     if ((err = cudaEventSynchronize(st.drained[b])) != cudaSuccess) break;
-    pool().copy(dst + off, st.buffer[b], len);
+    pool().copy(dst + off, st.buffer[b], len, populate);
     if (i + kBuffers < chunks) err = issue(i + kBuffers);
   }
   cudaError_t done = cudaStreamSynchronize(s);
