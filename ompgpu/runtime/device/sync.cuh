@@ -249,13 +249,23 @@ OMPGPU_DEV T atomic_update_new(RedOp op, T *p, typename detail::type_identity<T>
 }
 
 // #pragma omp atomic read / write (naturally aligned accesses of <= 8 bytes are atomic).
+// Under the emulator, whose threads take turns only where they yield, a read or write is a
+// poll point (every 32nd yields): a thread that spins on an atomic read until another
+// thread's atomic write lets that thread run, as a GPU's independent thread scheduling does.
 template <class T>
 OMPGPU_DEV T atomic_read(const T *p) {
-  return *(const volatile T *)p;
+  const T v = *(const volatile T *)p;
+#ifdef OMPGPU_EMU
+  ompgpu_emu::poll_hook();
+#endif
+  return v;
 }
 template <class T>
 OMPGPU_DEV void atomic_write(T *p, typename detail::type_identity<T>::type v) {
   *(volatile T *)p = v;
+#ifdef OMPGPU_EMU
+  ompgpu_emu::poll_hook();
+#endif
 }
 
 // ---------------------------------------------------------------------------------------
