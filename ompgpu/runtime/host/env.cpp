@@ -103,6 +103,12 @@ Env *parse_env() {
   }
   read_bytes("OMPGPU_STAGING_MIN_BYTES", &e->staging_min_bytes);
   read_bytes("OMPGPU_DEVICE_HEAP_BYTES", &e->device_heap_bytes);
+  read_bytes("OMPGPU_STAGING_CHUNK_BYTES", &e->staging_chunk_bytes);
+  if (const char *s = std::getenv("OMPGPU_STAGING_BUFFERS")) {
+    long long v;
+    if (parse_ll(s, &v) && v >= 2 && v <= 16) e->staging_buffers = static_cast<int>(v);
+    else warning("ignoring OMPGPU_STAGING_BUFFERS='%s' (expected 2 to 16)", s);
+  }
   if (const char *s = std::getenv("OMPGPU_FRESH_PAGES")) {
     static const char *const kModes[] = {"none", "huge", "populate", "both"};
     int mode = -1;

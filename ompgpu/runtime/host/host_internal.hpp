@@ -67,6 +67,10 @@ struct Env {
   // starting teams (saxpy at 2^24 on an H200: 77.7 us, 64.3 with 2 waves; bench/results
   // s8-h200-2026-11-28-run6).
   long long grid_waves = 4;
+  // OMPGPU_STAGING_BUFFERS, OMPGPU_STAGING_CHUNK_BYTES: the pinned staging buffers of a device
+  // (chunks of a staged copy in flight, 2 to 16) and each one's size (the largest chunk).
+  int staging_buffers = 3;
+  std::size_t staging_chunk_bytes = std::size_t(8) << 20;
   // OMPGPU_FRESH_PAGES: what a staged copy from the device does for destination pages the process
   // may not have touched yet (transfer.cpp): bit 0 asks for huge pages (madvise MADV_HUGEPAGE),
   // bit 1 makes the copying threads fault their pieces in before copying (MADV_POPULATE_WRITE).

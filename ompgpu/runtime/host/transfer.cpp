@@ -29,9 +29,9 @@
 namespace ompgpu_host {
 namespace {
 
-constexpr int kBuffers = 3;                                  // chunks in flight
-constexpr std::size_t kBufferBytes = std::size_t(8) << 20;   // largest chunk
+constexpr int kMaxBuffers = 16;                              // chunks in flight: Env::staging_buffers
 constexpr std::size_t kSmallestChunk = std::size_t(512) << 10;
+constexpr std::size_t kSmallestPiece = std::size_t(256) << 10;   // of a helper thread's share of a chunk
 constexpr std::size_t kPieceAlign = 4096;                    // helpers' pieces start on pages
 
 #ifndef MADV_POPULATE_WRITE
@@ -61,7 +61,7 @@ class CopyPool {
   // populate: each piece's destination pages are faulted in before it is copied (kFreshPopulate).
   void copy(void *dst, const void *src, std::size_t n, bool populate = false) {
     std::unique_lock<std::mutex> busy(job_mu_, std::try_to_lock);
-    const std::size_t pieces = std::min<std::size_t>(static_cast<std::size_t>(workers() + 1), n / kSmallestChunk);
+    const std::size_t pieces = std::min<std::size_t>(static_cast<std::size_t>(workers() + 1), n / kSmallestPiece);
     if (!busy.owns_lock() || pieces < 2) {   // another thread's copy has the helpers, or too small
       if (populate) advise(dst, n, page_size(), MADV_POPULATE_WRITE);
       std::memcpy(dst, src, n);
@@ -172,8 +172,10 @@ CopyPool &pool() {
 struct Staging {
   std::mutex mu;                 // one staged copy at a time per device
   bool tried = false, usable = false;
-  char *buffer[kBuffers] = {};
-  cudaEvent_t drained[kBuffers] = {};   // the DMA of the buffer's last chunk is complete
+  int buffers = 0;               // in flight (OMPGPU_STAGING_BUFFERS)
+  std::size_t chunk_bytes = 0;   // each buffer's size, the largest chunk (OMPGPU_STAGING_CHUNK_BYTES)
+  char *buffer[kMaxBuffers] = {};
+  cudaEvent_t drained[kMaxBuffers] = {};   // the DMA of the buffer's last chunk is complete
 };
 
 std::mutex g_staging_list_mu;
@@ -195,12 +197,14 @@ bool ready(Staging &st) {
   if (st.tried) return st.usable;
   st.tried = true;
   void *p = nullptr;
-  if (cudaHostAlloc(&p, kBufferBytes * kBuffers, cudaHostAllocDefault) != cudaSuccess) {
+  st.buffers = std::max(2, std::min(kMaxBuffers, env().staging_buffers));
+  st.chunk_bytes = std::max(kSmallestChunk, (env().staging_chunk_bytes + kPieceAlign - 1) / kPieceAlign * kPieceAlign);
+  if (cudaHostAlloc(&p, st.chunk_bytes * static_cast<std::size_t>(st.buffers), cudaHostAllocDefault) != cudaSuccess) {
     (void)cudaGetLastError();
     return false;
   }
-  for (int i = 0; i < kBuffers; ++i) {
-    st.buffer[i] = static_cast<char *>(p) + kBufferBytes * static_cast<std::size_t>(i);
+  for (int i = 0; i < st.buffers; ++i) {
+    st.buffer[i] = static_cast<char *>(p) + st.chunk_bytes * static_cast<std::size_t>(i);
     if (cudaEventCreateWithFlags(&st.drained[i], cudaEventDisableTiming) != cudaSuccess) {
       (void)cudaGetLastError();
       return false;   // the buffers stay allocated: a few MB, for the process's life
@@ -220,19 +224,19 @@ bool pageable(const void *host) {
   return a.type == cudaMemoryTypeUnregistered;
 }
 
-std::size_t chunk_for(std::size_t size) {
-  // At least two chunks, so that the host side of one overlaps the DMA of the other.
-  std::size_t c = (size / kBuffers + kPieceAlign - 1) / kPieceAlign * kPieceAlign;
-  return std::max(kSmallestChunk, std::min(kBufferBytes, c));
+std::size_t chunk_for(const Staging &st, std::size_t size) {
+  // At least as many chunks as buffers, so that the host side of one overlaps the DMA of others.
+  std::size_t c = (size / static_cast<std::size_t>(st.buffers) + kPieceAlign - 1) / kPieceAlign * kPieceAlign;
+  return std::max(kSmallestChunk, std::min(st.chunk_bytes, c));
 }
 
 cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char *src, std::size_t size) {
-  const std::size_t chunk = chunk_for(size);
+  const std::size_t chunk = chunk_for(st, size);
   cudaError_t err = cudaSuccess;
   for (std::size_t off = 0, i = 0; off < size && err == cudaSuccess; off += chunk, ++i) {
-    const int b = static_cast<int>(i % kBuffers);
+    const int b = static_cast<int>(i % static_cast<std::size_t>(st.buffers));
     const std::size_t len = std::min(chunk, size - off);
-    if (i >= static_cast<std::size_t>(kBuffers) && (err = cudaEventSynchronize(st.drained[b])) != cudaSuccess) break;
+    if (i >= static_cast<std::size_t>(st.buffers) && (err = cudaEventSynchronize(st.drained[b])) != cudaSuccess) break;
     pool().copy(st.buffer[b], src + off, len);
     err = cudaMemcpyAsync(dst + off, st.buffer[b], len, cudaMemcpyHostToDevice, s);
     if (err == cudaSuccess) err = cudaEventRecord(st.drained[b], s);
@@ -247,22 +251,23 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   const int fresh = env().fresh_pages;
   if (fresh & kFreshHuge) advise(dst, size, kHugePage, MADV_HUGEPAGE);
   const bool populate = fresh & kFreshPopulate;
-  const std::size_t chunk = chunk_for(size);
+  const std::size_t chunk = chunk_for(st, size);
   const std::size_t chunks = (size + chunk - 1) / chunk;
   auto issue = [&](std::size_t i) {
-    const int b = static_cast<int>(i % kBuffers);
+    const int b = static_cast<int>(i % static_cast<std::size_t>(st.buffers));
     const std::size_t off = i * chunk, len = std::min(chunk, size - off);
     cudaError_t e = cudaMemcpyAsync(st.buffer[b], src + off, len, cudaMemcpyDeviceToHost, s);
     return e == cudaSuccess ? cudaEventRecord(st.drained[b], s) : e;
   };
   cudaError_t err = cudaSuccess;
-  for (std::size_t i = 0; i < chunks && i < static_cast<std::size_t>(kBuffers) && err == cudaSuccess; ++i) err = issue(i);
+  const std::size_t in_flight = static_cast<std::size_t>(st.buffers);
+  for (std::size_t i = 0; i < chunks && i < in_flight && err == cudaSuccess; ++i) err = issue(i);
   for (std::size_t i = 0; i < chunks && err == cudaSuccess; ++i) {
-    const int b = static_cast<int>(i % kBuffers);
+    const int b = static_cast<int>(i % static_cast<std::size_t>(st.buffers));
     const std::size_t off = i * chunk, len = std::min(chunk, size - off);
     if ((err = cudaEventSynchronize(st.drained[b])) != cudaSuccess) break;
     pool().copy(dst + off, st.buffer[b], len, populate);
-    if (i + kBuffers < chunks) err = issue(i + kBuffers);
+    if (i + in_flight < chunks) err = issue(i + in_flight);
   }
   cudaError_t done = cudaStreamSynchronize(s);
   return err != cudaSuccess ? err : done;
