@@ -14,6 +14,8 @@ error naming the parameter. Results are written in place: nothing is copied to a
 from __future__ import annotations
 
 import ctypes
+import sys
+
 import numpy as np
 
 from ompgpu.python_api.model import Param
@@ -150,9 +152,8 @@ def _torch(p: Param, value, call_stream) -> ArrayView:
     if dt is None:
         dt = _TORCH_DTYPES[value.dtype] = np.dtype(str(value.dtype).removeprefix("torch."))
     _check_dtype(p, dt)
-    if call_stream is None:
-        import torch
-
+    if call_stream is None:   # PyTorch is the caller's (a tensor came from it), not a dependency of ompgpu
+        torch = sys.modules["torch"]
         call_stream = torch.cuda.current_stream(value.device).cuda_stream or LEGACY_DEFAULT_STREAM
     return (value.data_ptr(), value.numel() * value.element_size(), 1, call_stream, None)
 
