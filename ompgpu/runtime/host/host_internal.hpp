@@ -72,7 +72,8 @@ struct Env {
   int staging_buffers = 3;
   std::size_t staging_chunk_bytes = std::size_t(8) << 20;
   // OMPGPU_FRESH_PAGES: what a staged copy from the device does for destination pages the process
-  // may not have touched yet (transfer.cpp): bit 0 asks for huge pages (madvise MADV_HUGEPAGE),
+  // may not have touched yet (transfer.cpp): bit 0 asks for huge pages (madvise MADV_HUGEPAGE,
+  // where the destination's first page is not backed yet: mincore),
   // bit 1 makes the copying threads fault their pieces in before copying (MADV_POPULATE_WRITE).
   // Names: none, huge, populate, both. Default huge: on an H200 machine (Linux 6.18, THP madvise)
   // copies into fresh memory of 64 MB-1 GB went from 9-10 GB/s to 11-17 and touched memory kept

@@ -54,6 +54,18 @@ std::uintptr_t page_size() {
   return size;
 }
 
+// The first whole page of [p, p + n) is not backed yet: the memory has not been touched since it
+// was allocated (a fresh malloc). Only such a destination is advised: advice on memory in use
+// would split its mapping anew at every copy into another part of it (the process's count of
+// mappings is limited, vm.max_map_count).
+bool looks_fresh(void *p, std::size_t n) {
+  const std::uintptr_t pg = page_size();
+  const std::uintptr_t b = (reinterpret_cast<std::uintptr_t>(p) + pg - 1) / pg * pg;
+  if (b + pg > reinterpret_cast<std::uintptr_t>(p) + n) return false;
+  unsigned char resident = 0;
+  return mincore(reinterpret_cast<void *>(b), pg, &resident) == 0 && !(resident & 1);
+}
+
 // ------------------------------------------------------------------ copy helpers
 // A memcpy shared by the calling thread and the helper threads: each takes the next piece.
 class CopyPool {
@@ -249,7 +261,7 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   // Destination pages the process has not touched yet (a fresh malloc: a program's result
   // arrays) cost a page fault each inside the copy (OMPGPU_FRESH_PAGES, host_internal.hpp).
   const int fresh = env().fresh_pages;
-  if (fresh & kFreshHuge) advise(dst, size, kHugePage, MADV_HUGEPAGE);
+  if ((fresh & kFreshHuge) && looks_fresh(dst, size)) advise(dst, size, kHugePage, MADV_HUGEPAGE);
   const bool populate = fresh & kFreshPopulate;
   const std::size_t chunk = chunk_for(st, size);
   const std::size_t chunks = (size + chunk - 1) / chunk;
