@@ -22,7 +22,6 @@ import pickle
 import subprocess
 import sys
 import sysconfig
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -62,7 +61,7 @@ def build_module(source: str, options: list[str], filename: str, offload: str) -
     lines = source.split("\n")
     text = f'#line 1 "{_c_string(filename)}"\n{source}\n'
     src = cache.cache_root() / "src" / hashlib.sha256(text.encode()).hexdigest()[:16] / "input.c"
-    _write_once(src, text)
+    cache.write_once(src, text)
     probe = parse_cc_args([*default_opt, *options, str(src)])
     cpp_args = (*probe.cpp_args, *((probe.std,) if probe.std else ()), f"-I{os.getcwd()}")
     try:
@@ -100,7 +99,7 @@ def _build(text, pre, options, default_opt, filename, offload, folder: Path, lin
     entries = _render("entry.c.j2", signatures=list(signatures.callable.values()))
     folder.mkdir(parents=True, exist_ok=True)
     module_c = folder / "module.c"
-    _write_once(module_c, text + entries)
+    cache.write_once(module_c, text + entries)
     library = folder / "module.so"
     staged = folder / f".module-{os.getpid()}.so"
     # Only the runtime's symbols stay preemptible (they bind to the process's one runtime
@@ -131,7 +130,7 @@ def _build(text, pre, options, default_opt, filename, offload, folder: Path, lin
     os.replace(staged, library)
     module = Module(folder.name, filename, offload, str(library), signatures, translation.kernels,
                     translation.device_cu or "", translation.remarks, (str(gomp),) if gomp else ())
-    _write_once(folder / "module.pickle", pickle.dumps(module))
+    cache.write_once(folder / "module.pickle", pickle.dumps(module))
     return module
 
 
@@ -147,7 +146,7 @@ def _compiled_calls(signatures, folder: Path) -> Path | None:
     if include is None or not signatures:
         return None
     source = folder / "pycall.c"
-    _write_once(source, _render("pycall.c.j2", signatures=signatures, scalar_range=_scalar_range))
+    cache.write_once(source, _render("pycall.c.j2", signatures=signatures, scalar_range=_scalar_range))
     obj = folder / f".pycall-{os.getpid()}.o"
     proc = subprocess.run([host_cc(), "-std=gnu11", "-O2", "-fPIC", "-w", f"-I{include}", "-c", str(source), "-o", str(obj)],
                           capture_output=True, text=True)
@@ -155,12 +154,11 @@ def _compiled_calls(signatures, folder: Path) -> Path | None:
 
 
 def _scalar_range(t) -> str:
-    """The C literals of the range pycall.c.j2 takes in a long long for a scalar type."""
-    if t.c_name == "_Bool":
-        return "0, 1"
-    if t.signed:
-        return f"{-(1 << (t.bits - 1)) + 1}LL - 1, {(1 << (t.bits - 1)) - 1}LL"
-    return f"0, {min((1 << t.bits) - 1, (1 << 63) - 1)}LL"
+    """The C literals of the range pycall.c.j2 takes in a long long for an integer type (a wider
+    unsigned value goes to the slow path, which checks it)."""
+    lo, hi = t.int_range
+    low = f"{lo + 1}LL - 1" if lo < 0 else f"{lo}LL"   # LLONG_MIN is not a literal
+    return f"{low}, {min(hi, (1 << 63) - 1)}LL"
 
 
 def _device_compiler(offload: str) -> str:
@@ -191,13 +189,3 @@ def _render(name: str, **ctx) -> str:
     return _templates().get_template(name).render(**ctx)
 
 
-def _write_once(path: Path, data) -> None:
-    """Write path atomically (concurrent builds never see half a file); unchanged files stay."""
-    data = data.encode() if isinstance(data, str) else data
-    if path.exists() and path.read_bytes() == data:
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    with os.fdopen(fd, "wb") as f:
-        f.write(data)
-    os.replace(tmp, path)

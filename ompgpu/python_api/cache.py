@@ -107,7 +107,14 @@ def record(source: str, options: list[str], filename: str, offload: str, module:
     stamps = [s for s in (_stamp(str(f)) for f in dict.fromkeys([*files, runtime_library])) if s is not None]
     data = json.dumps({"folder": str(Path(module.library).parent), "files": stamps,
                        "runtime_library": runtime_library}).encode()
-    path = _record_path(direct_key(source, options, filename, offload))
+    write_once(_record_path(direct_key(source, options, filename, offload)), data)
+
+
+def write_once(path: Path, data) -> None:
+    """Write path atomically (concurrent builds never see half a file); unchanged files stay."""
+    data = data.encode() if isinstance(data, str) else data
+    if path.exists() and path.read_bytes() == data:
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
     with os.fdopen(fd, "wb") as f:

@@ -153,8 +153,7 @@ def _write_call(sig: Signature, entry, flags: int, runtime: HostRuntime, result_
             if t.is_float:
                 body.append(f"if type({v}) is not float: {v} = slow{i}({v})")
             else:
-                lo, hi = (0, 1) if t.c_name == "_Bool" else \
-                    ((-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.signed else (0, (1 << t.bits) - 1))
+                lo, hi = t.int_range
                 body.append(f"if type({v}) is not int or not {lo} <= {v} <= {hi}: {v} = slow{i}({v})")
             c_args.append(v)
             continue
@@ -214,9 +213,7 @@ def scalar_value(p: Param, value):
             raise TypeError(f"argument '{p.name}' ({t.c_name}) takes an integer, not {value!r}")
         if not isinstance(value, (int, np.integer)):
             raise TypeError(f"argument '{p.name}' ({t.c_name}) takes an integer, not {type(value).__name__}")
-        lo, hi = (-(1 << (t.bits - 1)), (1 << (t.bits - 1)) - 1) if t.signed else (0, (1 << t.bits) - 1)
-        if t.c_name == "_Bool":
-            lo, hi = 0, 1
+        lo, hi = t.int_range
         if not lo <= int(value) <= hi:
             raise OverflowError(f"argument '{p.name}' ({t.c_name}): {value} is out of range")
         return int(value)

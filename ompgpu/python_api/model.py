@@ -30,6 +30,15 @@ class ScalarType:
     def bits(self) -> int:
         return 8 * self.size
 
+    @property
+    def int_range(self) -> tuple[int, int]:
+        """The values an integer type holds (_Bool: 0 and 1)."""
+        if self.c_name == "_Bool":
+            return 0, 1
+        if self.signed:
+            return -(1 << (self.bits - 1)), (1 << (self.bits - 1)) - 1
+        return 0, (1 << self.bits) - 1
+
 
 BOOL = ScalarType("_Bool", "bool", 1, False, False, "c_bool")
 CHAR = ScalarType("char", "int8", 1, False, True, "c_byte")
