@@ -24,18 +24,17 @@ namespace ompgpu_host {
 
 namespace {
 
-thread_local int t_protected_depth = 0;   // ompgpu_call_protected frames on this thread
+thread_local int t_protected_depth = 0;   // run_protected frames on this thread
 
 struct HostExtent {
   std::uintptr_t begin;
   std::size_t size;
-  std::string what;   // "the array passed as 'x' (10 elements)"; empty: made from the fields below
-  const char *name = nullptr;   // ompgpu_py_call's: the parameter, its element count, device memory or not
-  std::size_t elements = 0;
-  bool on_device = false;
-  // Made only for an error message: a call gives the runtime its arrays every time.
+  const char *name;   // the parameter it was passed as
+  std::size_t elements;
+  bool on_device;
+  // "the array passed as 'x' (10 elements)": made only for an error message (a call gives the
+  // runtime its arrays every time).
   std::string description() const {
-    if (!what.empty() || !name) return what.empty() ? "an array" : what;
     return strprintf("the %s passed as '%s' (%zu element%s)", on_device ? "device array" : "array", name, elements,
                      elements == 1 ? "" : "s");
   }
@@ -143,25 +142,6 @@ template <class Body> bool run_protected(Body &&body, std::string *error) {
 
 }  // namespace
 
-extern "C" int ompgpu_call_protected(void (*fn)(void *), void *ctx, char *message, size_t capacity) {
-  std::string text;
-  const int rc = run_protected([&] { fn(ctx); }, &text) ? 1 : 0;
-  if (rc && message && capacity > 0) {
-    std::size_t n = std::min(text.size(), capacity - 1);
-    std::memcpy(message, text.data(), n);
-    message[n] = '\0';
-  }
-  return rc;
-}
-
-extern "C" void ompgpu_host_extent_add(const void *begin, size_t size, const char *what) {
-  t_extents.push_back(HostExtent{reinterpret_cast<std::uintptr_t>(begin), size, what ? what : "an array"});
-}
-
-extern "C" void ompgpu_host_extents_clear(void) { t_extents.clear(); }
-
-extern "C" void ompgpu_reread_launch_environment(void) { reread_launch_environment(); }
-
 extern "C" int omp_get_default_device(void);
 
 // One array argument of a Python API call. The same struct is declared in the entries that
@@ -204,8 +184,8 @@ std::vector<std::pair<std::uintptr_t, std::size_t>> give_extents(const ompgpu_py
     const ompgpu_py_array &a = arrays[i];
     if (!a.address) continue;
     const std::size_t elements = a.itemsize ? a.bytes / a.itemsize : a.bytes;
-    t_extents.push_back(HostExtent{reinterpret_cast<std::uintptr_t>(a.address), a.bytes, std::string(), a.name,
-                                   elements, a.on_device != 0});
+    t_extents.push_back(HostExtent{reinterpret_cast<std::uintptr_t>(a.address), a.bytes, a.name, elements,
+                                   a.on_device != 0});
     if (a.on_device && a.bytes > 0) on_device.emplace_back(reinterpret_cast<std::uintptr_t>(a.address), a.bytes);
   }
   std::sort(on_device.begin(), on_device.end());

@@ -131,7 +131,7 @@ std::string cuda_error_text(cudaError_t err);  // "<name>: <string>"
 bool is_kernel_fault(cudaError_t err);
 
 // ---------------------------------------------------------------- embedding.cpp
-// What fatal errors throw inside ompgpu_call_protected (the text fatal_text would print).
+// What fatal errors throw inside ompgpu_py_call (the text fatal_text would print).
 class RuntimeError : public std::exception {
  public:
   explicit RuntimeError(std::string text);
@@ -139,7 +139,7 @@ class RuntimeError : public std::exception {
  private:
   std::string text_;
 };
-// This thread is inside ompgpu_call_protected: fatal errors throw RuntimeError.
+// This thread is inside ompgpu_py_call: fatal errors throw RuntimeError.
 bool errors_are_thrown();
 // Inside a Python API call that gave its caller's stream (ompgpu_py_call): *s = that stream when
 // d is the call's device. Every construct of the call runs on it (thread_stream).
@@ -150,7 +150,7 @@ bool call_stream(int d, cudaStream_t *s);
 // next call that may not return early waits for that stream first.
 bool call_may_return_early(int d);
 void left_running(int d, cudaStream_t s);
-// The caller's array extents (ompgpu_host_extent_add), checked before a construct maps
+// The caller's array extents (ompgpu_py_call), checked before a construct maps
 // anything: a mapped entry that starts inside one and runs past its end, and a pointer a
 // target region uses without a map (ATTACH_ONLY) that points into one that is neither
 // present nor mapped by the construct, are errors naming the array. Expects rt().mu held.

@@ -272,20 +272,9 @@ int ompgpu_image_read(ompgpu_device_image *image, const char *symbol, void *out,
    (runtime/host/startup.cpp). Descriptors without device code (launch == NULL) are ignored. */
 void ompgpu_register_kernels(const ompgpu_kernel_desc *const *kernels, int n);
 
-/* Embedding: for a caller that loads compiled code and calls into it (the Python API). */
-/* Runs fn(ctx) on this thread; a runtime error inside it (a failed map, a kernel fault, a
-   bad device number) returns 1 with the error's text (what would have been printed before
-   exiting) in message, instead of ending the process. Returns 0 when fn returned. */
-int  ompgpu_call_protected(void (*fn)(void *ctx), void *ctx, char *message, size_t capacity);
-/* The extent of an array of this thread's caller, and how to name it ("the array passed as
-   'x' (10 elements)"): a map that starts inside it and runs past its end, or a target region
-   using a pointer into it that is not mapped, is then an error naming it. */
-void ompgpu_host_extent_add(const void *begin, size_t size, const char *what);
-void ompgpu_host_extents_clear(void);
-/* Reads OMP_NUM_TEAMS, OMP_TEAMS_THREAD_LIMIT and OMPGPU_INFO again (a program reads them at
-   its start; an embedding caller's environment may change between calls). Call it only while
-   no construct runs on another thread. */
-void ompgpu_reread_launch_environment(void);
+/* Embedding, for a caller that loads compiled code and calls into it (the Python API): the
+   entries that ompgpu/python_api/templates/entry.c.j2 generates call ompgpu_py_call
+   (runtime/host/embedding.cpp, docs/CONTRACTS.md); it is declared there, not here. */
 /* The runtime also defines these routines under their omp_* names, so that they win over
    libgomp's at link time for code that was not compiled by ompgpu (the executable's
    definitions come first); the ompgpu_omp_* names are what generated code calls. */

@@ -85,7 +85,7 @@ std::atomic<bool> g_exiting_on_error{false};
 bool exiting_on_error() { return g_exiting_on_error.load(); }
 
 void fatal_text(const std::string &text) {
-  // Embedded (ompgpu_call_protected): the error goes back to the caller; locks held are
+  // Embedded (ompgpu_py_call): the error goes back to the caller; locks held are
   // lock_guards, released as it unwinds.
   if (errors_are_thrown()) throw RuntimeError(text);
   fatal_mutex().lock();   // never unlocked: the process ends here
