@@ -5,7 +5,7 @@ import inspect
 
 from ompgpu.errors import OmpgpuError
 from ompgpu.python_api import cache
-from ompgpu.python_api.calls import Caller, HostRuntime, bind_arguments
+from ompgpu.python_api.calls import HostRuntime, bind_arguments
 from ompgpu.python_api.model import CompileError, Module, check_options
 
 BACKENDS = {"cuda": "cuda", "cupy": "cuda", "emu": "emu"}
@@ -22,10 +22,9 @@ class CompiledFunction:
             raise CompileError(exc.message, exc.coord, exc.notes, exc.render()) from None
         self.module, self.runtime = module, runtime
         self._library = runtime.load(module.library, module.preload)
-        self._caller = Caller(self.signature, getattr(self._library, self.signature.entry), runtime)
+        self._caller, fast = runtime.module_calls(self._library, module.library, module.signatures.callable)[name]
         self._arity = len(self.signature.params)
-        compiled = runtime.compiled_calls(self._library, module.library, module.signatures.callable)
-        self._call = compiled.get(self.signature.name) or self._caller.call
+        self._call = fast or self._caller.call
         sig = self.signature
         self.__name__ = sig.name
         self.__signature__ = inspect.Signature([inspect.Parameter(p.name, inspect.Parameter.POSITIONAL_OR_KEYWORD)

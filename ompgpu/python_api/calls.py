@@ -67,7 +67,7 @@ class HostRuntime:
         lib.ompgpu_py_wait_stream.restype, lib.ompgpu_py_wait_stream.argtypes = ctypes.c_int, [ctypes.c_void_p]
         self.lib = lib
         self._preloaded: dict[str, ctypes.CDLL] = {}
-        self._bound: dict[str, dict] = {}   # module path -> its compiled calls
+        self._calls: dict[str, dict] = {}   # module path -> module_calls
 
     def load(self, path: str, preload: tuple[str, ...] = ()) -> ctypes.CDLL:
         """A module, after the libraries it needs by sonames of their own (loaded once, global)."""
@@ -76,30 +76,32 @@ class HostRuntime:
                 self._preloaded[lib] = ctypes.CDLL(lib, mode=ctypes.RTLD_GLOBAL)
         return ctypes.CDLL(path, mode=ctypes.RTLD_LOCAL)
 
-    def compiled_calls(self, library: ctypes.CDLL, path: str, signatures: dict) -> dict:
-        """The module's functions as Python callables written in C (templates/pycall.c.j2), by
-        name; {} where the module has none (this Python had no headers when it was built)."""
-        if path in self._bound:
-            return self._bound[path]
+    def module_calls(self, library: ctypes.CDLL, path: str, signatures: dict) -> dict:
+        """Per function of the module, by name: its Caller (the call Python writes, through ctypes)
+        and the Python callable written in C (templates/pycall.c.j2), or None where the module has
+        none (this Python had no headers when it was built). Made once per module."""
+        if path in self._calls:
+            return self._calls[path]
+        callers = {name: Caller(sig, getattr(library, sig.entry), self) for name, sig in signatures.items()}
         try:
             address = ctypes.cast(getattr(library, "__ompgpu_py_bind"), ctypes.c_void_p).value
         except AttributeError:
-            self._bound[path] = {}
-            return {}
-        bind = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.py_object)(address)
-        cupy = sys.modules.get("cupy")
-        functions = {}
-        for name, sig in signatures.items():
-            caller = Caller(sig, getattr(library, sig.entry), self)
-            result = np.dtype(sig.result.dtype).type if sig.result is not None else None
-            functions[name] = (caller.call, result, tuple(sig.params),
-                               tuple(p.dtype if p.kind == "pointer" else None for p in sig.params))
-        self._bound[path] = bind({
-            "describe": describe_array, "fail": self._fail, "other_stream": lambda s: _other_stream(self, s),
-            "cupy_ndarray": cupy.ndarray if cupy is not None else None,
-            "cupy_current_stream": cupy.cuda.get_current_stream if cupy is not None else (lambda: None),
-            "functions": functions})
-        return self._bound[path]
+            fast = {}
+        else:
+            bind = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.py_object)(address)
+            cupy = sys.modules.get("cupy")
+            functions = {}
+            for name, sig in signatures.items():
+                result = np.dtype(sig.result.dtype).type if sig.result is not None else None
+                functions[name] = (callers[name].call, result, tuple(sig.params),
+                                   tuple(p.dtype if p.kind == "pointer" else None for p in sig.params))
+            fast = bind({
+                "describe": describe_array, "fail": self._fail, "other_stream": lambda s: _other_stream(self, s),
+                "cupy_ndarray": cupy.ndarray if cupy is not None else None,
+                "cupy_current_stream": cupy.cuda.get_current_stream if cupy is not None else (lambda: None),
+                "functions": functions})
+        self._calls[path] = {name: (callers[name], fast.get(name)) for name in signatures}
+        return self._calls[path]
 
     def _fail(self):
         raise self.error()
@@ -133,9 +135,6 @@ class Caller:
         self._entry = entry
         self._flags = 0 if sig.synchronous_because else MAY_RETURN_EARLY
         self.call = _write_call(sig, entry, self._flags, runtime, result_type)
-
-    def __call__(self, args):
-        return self.call(*args)
 
 
 def _write_call(sig: Signature, entry, flags: int, runtime: HostRuntime, result_type):
