@@ -23,7 +23,7 @@ from ompgpu.parser.pragma import parse_pragma
 from ompgpu.parser.bind_file_scope import FileScopeBinding
 from ompgpu.parser.bind_loops import LoopNestBinding
 # The bound IR lives in bound.py; passes import it from here, where binding makes it.
-from ompgpu.parser.bound import (BoundUnit, CoordFixer, LOOP_LEAVES, OmpConstruct, REGION_LEAVES, STANDALONE,
+from ompgpu.parser.bound import (BoundUnit, CoordFixer, DeclaredVariant, LOOP_LEAVES, OmpConstruct, REGION_LEAVES, STANDALONE,
                                  WORKSHARING, canonical_for, collapse_depth, declared_names, enumerators,
                                  loop_binding, loop_header_names, loop_nest, loop_var_names)
 
@@ -50,7 +50,8 @@ def bind_pragmas(parsed: ParsedUnit, offload_arch: str = "sm_90") -> BoundUnit:
                      tuple(binder.host_only_variant_functions), tuple(binder.host_blank_lines),
                      tuple(binder.imperfect_collapses),
                      binder.mappers.default_types, indirect_functions=frozenset(binder.indirect_functions),
-                     warnings=tuple(binder.warnings))
+                     warnings=tuple(binder.warnings), block_variants=tuple(binder.block_variants),
+                     host_renames=tuple(binder.host_renames))
 
 
 class _Binder(FileScopeBinding, LoopNestBinding):
@@ -62,6 +63,10 @@ class _Binder(FileScopeBinding, LoopNestBinding):
         self.host_blank_lines: list[tuple[int, int]] = []
         # Functions that user code defines in `begin declare variant` blocks kept for the host.
         self.variant_definitions: list[tuple[str, SourceCoord]] = []
+        # Variants defined in `begin declare variant` blocks with construct traits, and the
+        # names of their declarations in the host code (bound.BoundUnit.host_renames).
+        self.block_variants: list[DeclaredVariant] = []
+        self.host_renames: list[tuple[int, int, str, str]] = []
         self.imperfect_collapses: list[tuple[int, int, int]] = []
         self.function_name: str | None = None   # the function being bound
         self.pre = parsed.pre

@@ -3,15 +3,30 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 
 from pycparser import c_ast
 
 from ompgpu.errors import OmpgpuError, OmpSemanticError, UnsupportedError
 from ompgpu.parser.cfront import walk_nodes
-from ompgpu.parser.context import device_matches, host_matches
+from ompgpu.parser.context import construct_traits, device_matches, host_matches
 from ompgpu.parser.directives import Directive, MatchClause
 from ompgpu.parser.mappers import element_type_key, type_key
-from ompgpu.parser.bound import OmpConstruct, declared_names, defined_functions
+from ompgpu.parser.bound import DeclaredVariant, OmpConstruct, declared_names, defined_functions
+
+
+@dataclass(frozen=True)
+class _VariantBlock:
+    """An open `begin declare variant` block: whether its context selector matches the host and
+    the GPU (its traits other than construct traits, for a block that has some), its pragma's
+    line of the preprocessed text, and whether its functions are variants chosen where each
+    call stands (the selector has construct traits)."""
+
+    directive: Directive
+    on_host: bool
+    on_device: bool
+    line: int
+    per_call: bool
 
 
 def _declares_function(node: c_ast.Node) -> bool:
@@ -43,15 +58,14 @@ class FileScopeBinding:
     def bind_file(self, ast: c_ast.FileAST) -> c_ast.FileAST:
         ext = []
         open_blocks: list[Directive] = []
-        # Open `begin declare variant` blocks: (directive, matches the host, matches the GPU, line).
-        variant_blocks: list[tuple[Directive, bool, bool, int]] = []
+        variant_blocks: list[_VariantBlock] = []   # the open `begin declare variant` blocks
         for node in ast.ext:
             if isinstance(node, c_ast.Pragma):
                 d = self._directive(node)
                 if d is not None and d.name in ("begin declare variant", "end declare variant"):
                     self._variant_block(d, node.coord.line, variant_blocks, self._in_system_header(node))
                     continue
-                if variant_blocks and not self._keep_in_variant_block(node, variant_blocks):
+                if variant_blocks and self._kept_in_variant_block(node, variant_blocks) is None:
                     continue
                 if d is None:
                     ext.append(node)
@@ -82,8 +96,10 @@ class FileScopeBinding:
                                 self.indirect_functions.add(item.name)
                 ext.append(OmpConstruct(d, None, node.coord))
                 continue
-            if variant_blocks and not self._keep_in_variant_block(node, variant_blocks):
-                continue
+            if variant_blocks:
+                node = self._kept_in_variant_block(node, variant_blocks)
+                if node is None:
+                    continue
             self._declare_names(node)
             if open_blocks:
                 for name in declared_names(node):
@@ -99,7 +115,7 @@ class FileScopeBinding:
             d = open_blocks[-1]
             raise self._err(OmpSemanticError, "'#pragma omp declare target' without a matching 'end declare target'", d.coord)
         if variant_blocks:
-            d = variant_blocks[-1][0]
+            d = variant_blocks[-1].directive
             raise self._err(OmpSemanticError, "'#pragma omp begin declare variant' without a matching "
                             "'end declare variant'", d.coord)
         self._check_variant_definitions(ext)
@@ -130,8 +146,7 @@ class FileScopeBinding:
     def _in_system_header(self, node: c_ast.Node) -> bool:
         return node.coord is not None and self.pre.user_coord(node.coord.line).file in self.pre.system_files
 
-    def _variant_block(self, d: Directive, line: int, blocks: list[tuple[Directive, bool, bool, int]],
-                       in_system_header: bool) -> None:
+    def _variant_block(self, d: Directive, line: int, blocks: list[_VariantBlock], in_system_header: bool) -> None:
         """Opens or closes a `begin declare variant` block (its pragma on `line` of the
         preprocessed text), with whether its context selector matches the host and the GPU
         (OpenMP 5.1, 7.2). The host code loses the pragma lines of a block that the host
@@ -141,9 +156,9 @@ class FileScopeBinding:
             if not blocks:
                 raise self._err(OmpSemanticError, "'#pragma omp end declare variant' without a matching "
                                 "'begin declare variant'", d.coord)
-            begin_line = blocks[-1][3]
+            begin_line = blocks[-1].line
             if not in_system_header:
-                if all(h for _, h, _, _ in blocks):
+                if all(b.on_host for b in blocks):
                     self.host_blank_lines.extend([(begin_line, begin_line), (line, line)])
                 else:
                     self.host_blank_lines.append((begin_line, line))
@@ -152,33 +167,68 @@ class FileScopeBinding:
         match = d.clause("match")
         if not isinstance(match, MatchClause):
             raise self._err(OmpSemanticError, "'#pragma omp begin declare variant' needs a match clause", d.coord)
+        per_call = bool(construct_traits(match.traits))
+        # A block with construct traits: its functions are variants wherever the rest matches,
+        # chosen where each call stands (parser/variants.py), on the host as on the GPU.
+        static = tuple(t for t in match.traits if t.trait_set != "construct")
         try:
-            on_host = host_matches(match.traits, self.offload_arch)
-            on_device = device_matches(match.traits, self.offload_arch)
+            device_matches(match.traits, self.offload_arch)   # (the construct traits' errors)
+            on_host = host_matches(static, self.offload_arch)
+            on_device = device_matches(static, self.offload_arch)
         except OmpgpuError as exc:
             exc.coord = self.fixer.fix(exc.coord)
             raise
-        blocks.append((d, on_host, on_device, line))
+        if per_call and any(b.per_call for b in blocks):
+            raise self._err(UnsupportedError, "nested 'begin declare variant' blocks with construct selectors are "
+                            "not supported yet", d.coord)
+        blocks.append(_VariantBlock(d, on_host, on_device, line, per_call))
 
-    def _keep_in_variant_block(self, node: c_ast.Node, blocks: list[tuple[Directive, bool, bool, int]]) -> bool:
-        """Whether a file-scope node inside open `begin declare variant` blocks stays in the
-        unit. The unit serves the host code and the device code: what only the host's context
+    def _kept_in_variant_block(self, node: c_ast.Node, blocks: list[_VariantBlock]) -> c_ast.Node | None:
+        """A file-scope node inside open `begin declare variant` blocks as it stays in the
+        unit, or None where it goes. The unit serves the host code and the device code: what only the host's context
         matches stays (a function of it that device code calls is an error, see
         host_only_variant_functions); what matches neither goes; what matches only the GPU is
         not supported yet, except in a system header (clang's <omp.h> defines
-        omp_is_initial_device so: the device runtime has its own)."""
-        on_host = all(h for _, h, _, _ in blocks)
-        on_device = all(g for _, _, g, _ in blocks)
+        omp_is_initial_device so: the device runtime has its own). In a block with construct
+        traits, each function becomes a variant of the base function of its name (renamed,
+        see _per_call_variant)."""
+        on_host = all(b.on_host for b in blocks)
+        on_device = all(b.on_device for b in blocks)
         if on_host:
+            if any(b.per_call for b in blocks) and _declares_function(node):
+                return self._per_call_variant(node, next(b for b in blocks if b.per_call).directive)
             if not on_device:
-                self.host_only_variant_functions.extend((name, blocks[-1][0].coord) for name in defined_functions(node))
+                self.host_only_variant_functions.extend((name, blocks[-1].directive.coord)
+                                                        for name in defined_functions(node))
             if not self._in_system_header(node):
-                self.variant_definitions.extend((name, blocks[-1][0].coord) for name in defined_functions(node))
-            return True
+                self.variant_definitions.extend((name, blocks[-1].directive.coord) for name in defined_functions(node))
+            return node
         if on_device and not self._in_system_header(node):
             raise self._err(UnsupportedError, "a 'begin declare variant' block whose context selector matches the GPU "
-                            "but not the host is not supported yet", blocks[-1][0].coord)
-        return False
+                            "but not the host is not supported yet", blocks[-1].directive.coord)
+        return None
+
+    def _per_call_variant(self, node: c_ast.Node, d: Directive) -> c_ast.Node:
+        """A function declared in a block with construct traits, renamed to a name of its own:
+        a variant of the base function of its name, which must be declared before the block.
+        The host code gets the same name (host_renames)."""
+        node = copy.deepcopy(node)
+        decl = node.decl if isinstance(node, c_ast.FuncDef) else node
+        base = decl.name
+        if base not in self.scopes[0]:
+            raise self._err(UnsupportedError, f"'{base}' in a 'begin declare variant' block with a construct selector "
+                            "needs a base function of that name declared before the block", d.coord)
+        known = {v.base: v.variant for v in self.block_variants if v.directive is d}
+        variant = known.get(base) or f"__ompgpu_variant{len(self.block_variants)}_{base}"
+        if base not in known:
+            self.block_variants.append(DeclaredVariant(base, variant, d.clause("match").traits, d))
+        self.host_renames.append((decl.coord.line, decl.coord.column, base, variant))
+        decl.name = variant
+        t = decl.type
+        while not isinstance(t, c_ast.TypeDecl):
+            t = t.type
+        t.declname = variant
+        return node
 
     def _declare_initializer_references(self, ast: c_ast.FileAST) -> None:
         """A function or global variable that the initializer of a declare target variable

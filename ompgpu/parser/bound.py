@@ -11,7 +11,7 @@ from pycparser import c_ast
 from ompgpu.errors import SourceCoord
 from ompgpu.parser.cfront import ParsedUnit, PreprocessedUnit, walk_nodes
 from ompgpu.parser.clause_rules import int_constant
-from ompgpu.parser.directives import Directive, ExprClause
+from ompgpu.parser.directives import Directive, ExprClause, TraitSelector
 
 
 STANDALONE = frozenset({
@@ -66,6 +66,23 @@ class OmpConstruct(c_ast.Node):
 
 
 @dataclass(frozen=True)
+class DeclaredVariant:
+    """One declare variant: its base function, its variant, the traits of its match clause, and
+    the directive (adjust_args, append_args; `begin declare variant` for a function defined in
+    such a block, which the binder renamed to `variant`)."""
+
+    base: str
+    variant: str
+    traits: tuple[TraitSelector, ...]
+    directive: Directive
+
+    @property
+    def for_dispatch(self) -> bool:
+        """Whether it applies only at the call of a dispatch construct (construct={dispatch})."""
+        return any(t.trait_set == "construct" and t.name == "dispatch" for t in self.traits)
+
+
+@dataclass(frozen=True)
 class BoundUnit:
     """The result of binding: the new AST and what the file declares for the device."""
 
@@ -99,6 +116,13 @@ class BoundUnit:
     indirect_functions: frozenset[str] = frozenset()
     # Warnings of the compile, (where, message): error directives with severity(warning).
     warnings: tuple[tuple[SourceCoord, str], ...] = ()
+    # Functions defined in `begin declare variant` blocks whose selector has construct traits:
+    # each a variant of the base function of its name, renamed, chosen where each call stands.
+    block_variants: tuple[DeclaredVariant, ...] = ()
+    # Names the host code renames, (line, column of the preprocessed text, old, new): those
+    # block variants' declarations, and the calls that take a variant chosen where they stand
+    # (parser/variants.py); the host compiler never sees those variants' directives.
+    host_renames: tuple[tuple[int, int, str, str], ...] = ()
 
     @property
     def pre(self) -> PreprocessedUnit:

@@ -3,10 +3,13 @@ of a `declare variant` match clause or a `metadirective` when clause, and which 
 metadirective applies.
 
 The device's traits: kind gpu, nohost and any; arch nvptx and nvptx64 (clang's names) and the
-offload architecture (`sm_90`); isa the offload architecture; construct `target`. The host's:
-kind host, cpu and any; arch x86_64. Construct traits other than `target`, implementation
-traits other than vendor (no vendor name is ompgpu's, so none matches) and conditions that are
-not constant are errors naming them, never a guess.
+offload architecture (`sm_90`); isa the offload architecture. The host's: kind host, cpu and
+any; arch x86_64. Construct traits (target, teams, parallel, for, simd, dispatch) hold where
+the call stands: `context` is the construct set there (OpenMP 5.1, 2.3.1: the directive names of
+the constructs that lexically enclose it, outermost first; device code's starts with target).
+Implementation traits other than vendor (no vendor name is ompgpu's, so none matches),
+properties of construct traits (`simd(simdlen(4))`) and conditions that are not constant are
+errors naming them, never a guess.
 """
 from __future__ import annotations
 
@@ -16,22 +19,55 @@ from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.parser.clause_rules import int_constant
 from ompgpu.parser.directives import Directive, TraitSelector, WhenClause
 
-__all__ = ["device_matches", "host_matches", "select_metadirective"]
+__all__ = ["CONSTRUCT_TRAITS", "construct_traits", "device_matches", "host_matches", "select_metadirective",
+           "selector_score"]
 
 _DEVICE_KINDS = {"gpu": True, "nohost": True, "any": True, "host": False, "cpu": False, "fpga": False}
 _COMPARISON = re.compile(r"^(.+?)\s*(==|!=|<=|>=|<|>)\s*(.+)$")
 
 
-# The construct traits ompgpu knows: `target` (device code) and `dispatch` (the call of a
-# dispatch construct, OpenMP 5.1). Others are errors naming them.
-_CONSTRUCT_TRAITS = ("target", "dispatch")
+# The construct traits of OpenMP 5.1 (2.3.2): the leaf constructs a construct set holds.
+CONSTRUCT_TRAITS = ("target", "teams", "parallel", "for", "simd", "dispatch")
 
 
-def device_matches(traits: tuple[TraitSelector, ...], offload_arch: str, dispatch: bool = False) -> bool:
-    """Whether ompgpu's device code matches every trait of a context selector (`dispatch`: at
-    the call of a dispatch construct)."""
-    constructs = ("target", "dispatch") if dispatch else ("target",)
-    return all(_trait_matches(t, offload_arch, constructs) for t in traits)
+def construct_traits(traits: tuple[TraitSelector, ...]) -> tuple[TraitSelector, ...]:
+    """The construct traits of a selector (those that depend on where a call stands)."""
+    return tuple(t for t in traits if t.trait_set == "construct")
+
+
+def device_matches(traits: tuple[TraitSelector, ...], offload_arch: str,
+                   context: tuple[str, ...] = ("target",)) -> bool:
+    """Whether ompgpu's device code matches every trait of a context selector, at a place whose
+    construct set is `context` (device code's: target, then what encloses the call there)."""
+    return _constructs_match(traits, context) and all(
+        _trait_matches(t, offload_arch) for t in traits if t.trait_set != "construct")
+
+
+def _constructs_match(traits: tuple[TraitSelector, ...], context: tuple[str, ...]) -> bool:
+    """Whether the construct traits, in order, are a subsequence of the construct set."""
+    names = []
+    for t in construct_traits(traits):
+        if t.name not in CONSTRUCT_TRAITS:
+            raise OmpSemanticError(f"unknown construct trait '{t.name}' (expected {', '.join(CONSTRUCT_TRAITS)})",
+                                   t.coord)
+        if t.properties:
+            raise UnsupportedError(f"properties of the construct trait '{t.name}' are not supported yet", t.coord)
+        names.append(t.name)
+    rest = iter(context)
+    return all(any(c == name for c in rest) for name in names)
+
+
+def selector_score(traits: tuple[TraitSelector, ...], context: tuple[str, ...]) -> tuple[int, int]:
+    """How specific a matching selector is at a place, for choosing among variants: the number
+    of its other traits first, then its construct traits scored as OpenMP 5.1 (2.3.3) does, 2**(p-1)
+    for the trait matched at position p of the construct set (inner constructs weigh more)."""
+    score, p = 0, 0
+    for t in construct_traits(traits):
+        while p < len(context) and context[p] != t.name:
+            p += 1
+        p += 1
+        score += 2 ** (p - 1)
+    return (len(traits) - len(construct_traits(traits)), score)
 
 
 def select_metadirective(d: Directive, on_device: bool, offload_arch: str = "sm_90") -> WhenClause | None:
@@ -39,6 +75,11 @@ def select_metadirective(d: Directive, on_device: bool, offload_arch: str = "sm_
     most specific `when` whose selector matches, else default/otherwise, else None (nothing)."""
     matches = device_matches if on_device else host_matches
     whens = [c for c in d.clauses if isinstance(c, WhenClause) and c.kind == "when"]
+    for t in (t for c in whens for t in construct_traits(c.traits)):
+        if t.name not in ("target", "dispatch"):
+            # (the constructs around a metadirective are not tracked where it is resolved)
+            raise UnsupportedError(f"context selector 'construct={{{t.name}}}' in a metadirective is not supported yet "
+                                   "(only construct={target})", t.coord)
     matching = [c for c in whens if matches(c.traits, offload_arch)]
     if matching:
         return max(matching, key=lambda c: len(c.traits))
@@ -50,19 +91,17 @@ _HOST_KINDS = {"host": True, "cpu": True, "any": True, "gpu": False, "nohost": F
 _HOST_ARCHS = ("x86_64", "x86-64", "amd64", "x86")
 
 
-def host_matches(traits: tuple[TraitSelector, ...], offload_arch: str, dispatch: bool = False) -> bool:
+def host_matches(traits: tuple[TraitSelector, ...], offload_arch: str, context: tuple[str, ...] = ()) -> bool:
     """Whether host code matches every trait (target_device traits name the GPU, offload_arch,
-    even there; `dispatch`: at the call of a dispatch construct)."""
-    constructs = ("dispatch",) if dispatch else ()
-    return all(_host_trait_matches(t, offload_arch, constructs) for t in traits)
+    even there), at a place whose construct set is `context`."""
+    return _constructs_match(traits, context) and all(
+        _host_trait_matches(t, offload_arch) for t in traits if t.trait_set != "construct")
 
 
-def _host_trait_matches(t: TraitSelector, offload_arch: str, constructs: tuple[str, ...]) -> bool:
+def _host_trait_matches(t: TraitSelector, offload_arch: str) -> bool:
     if t.trait_set == "target_device":
         return _trait_matches(t, offload_arch)
     props = [p.text.strip().strip('"') for p in t.properties]
-    if t.trait_set == "construct":
-        return _trait_matches(t, "", constructs)   # host code: outside every target construct
     if t.trait_set == "device":
         if t.name == "kind":
             return _kind_matches(t, props, _HOST_KINDS)
@@ -82,14 +121,11 @@ def _kind_matches(t: TraitSelector, props: list[str], kinds: dict[str, bool]) ->
     return all(kinds[p] for p in props)
 
 
-def _trait_matches(t: TraitSelector, arch: str, constructs: tuple[str, ...] = ("target",)) -> bool:
+def _trait_matches(t: TraitSelector, arch: str) -> bool:
+    """Whether a trait other than a construct trait holds for the device of `arch` ("" for
+    the host's implementation and user traits)."""
     props = [p.text.strip().strip('"') for p in t.properties]
     where = f"{t.trait_set}={{{t.name}}}"
-    if t.trait_set == "construct":
-        if t.name in _CONSTRUCT_TRAITS and not props:
-            return t.name in constructs
-        raise UnsupportedError(f"context selector '{where}' is not supported yet "
-                               "(only construct={target} and construct={dispatch})", t.coord)
     if t.trait_set in ("device", "target_device"):
         if t.name == "kind":
             return _kind_matches(t, props, _DEVICE_KINDS)

@@ -1,77 +1,112 @@
-"""`declare variant` for device code: calls of a base function in code that runs on the GPU
-become calls of the variant whose context selector the GPU matches (OpenMP 5.0, 7.5).
+"""`declare variant`: each call of a base function becomes a call of the variant whose context
+selector matches where the call stands (OpenMP 5.0, 7.5; 5.1, 7.2 for `begin declare variant`).
 
-One entry point, `resolve_variants(bound, offload_arch)`, after binding. The host side needs
-nothing from ompgpu: the pragma stays in the host code and the host compiler picks the host's
-variant (gcc and clang match `device={kind(host)}` there).
+One entry point, `resolve_variants(bound, offload_arch)`, after binding. Where a call stands
+is device code (a target region; a function without target regions, which a region may call)
+or host code, and the constructs that lexically enclose it: its construct set (device code's
+starts with target). Among the variants that match there, the most specific selector wins
+(context.selector_score; ties go to the first declared).
 
-The device's traits: kind gpu, nohost and any; arch nvptx and nvptx64 (clang's names) and
-the offload architecture (`sm_90`); isa the offload architecture. Construct traits: `target`
-holds in all device code; the others depend on the call site and are not supported yet, nor
-are implementation traits other than vendor (no vendor name is ompgpu's, so none matches)
-and dynamic user conditions. Every unsupported trait is an error naming it, never a guess.
+Device code: the calls are renamed in the unit. Host code: the host compiler resolves the
+`declare variant` directives it is given (gcc and clang match `device={kind(host)}`); ompgpu
+resolves those it is not given, and renames their calls in the host code (host_renames): the
+variants of `begin declare variant` blocks with construct traits (the binder renamed their
+functions), and `declare variant` directives with construct traits other than target and
+dispatch, whose lines leave the host code. Every unsupported trait is an error naming it,
+never a guess.
 """
 from __future__ import annotations
 
 import copy
 import dataclasses
-from dataclasses import dataclass
 
 from pycparser import c_ast
 
-from ompgpu.errors import OmpSemanticError
+from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.parser.bind import BoundUnit, OmpConstruct
+from ompgpu.parser.bound import DeclaredVariant
 from ompgpu.parser.cfront import walk_nodes
-from ompgpu.parser.context import device_matches
-from ompgpu.parser.directives import Directive, MatchClause, TraitSelector
+from ompgpu.parser.context import CONSTRUCT_TRAITS, construct_traits, device_matches, host_matches, selector_score
+from ompgpu.parser.directives import MatchClause
 
 __all__ = ["DeclaredVariant", "declared_variants", "resolve_variants"]
 
 
-@dataclass(frozen=True)
-class DeclaredVariant:
-    """One declare variant directive: the base function it precedes or names, its variant, the
-    traits of its match clause, and the directive (adjust_args, append_args)."""
-
-    base: str
-    variant: str
-    traits: tuple[TraitSelector, ...]
-    directive: Directive
-
-    @property
-    def for_dispatch(self) -> bool:
-        """Whether it applies only at the call of a dispatch construct (construct={dispatch})."""
-        return any(t.trait_set == "construct" and t.name == "dispatch" for t in self.traits)
-
-
 def resolve_variants(bound: BoundUnit, offload_arch: str = "sm_90") -> BoundUnit:
-    """The unit with calls of base functions in device code replaced by their GPU variants."""
-    variants = declared_variants(bound.ast)
+    """The unit with calls of base functions in device code replaced by the variants chosen
+    where they stand, and the host code's renames of the variants ompgpu resolves there."""
+    variants = declared_variants(bound.ast) + list(bound.block_variants)
     if not variants:
         return bound
-    chosen: dict[str, str] = {}
-    for base in dict.fromkeys(v.base for v in variants):
-        matching = [v for v in variants if v.base == base and device_matches(v.traits, offload_arch)]
-        if matching:
-            # The most specific selector wins (OpenMP scores traits; ties go to the first).
-            chosen[base] = max(matching, key=lambda v: len(v.traits)).variant
-    if not chosen:
-        return bound
+    by_base: dict[str, list[DeclaredVariant]] = {}
+    for v in variants:
+        by_base.setdefault(v.base, []).append(v)
+    for_host = {id(v) for v in variants if _resolved_for_host(v, bound)}
+    host_renames = list(bound.host_renames)
     ext = []
     for node in bound.ast.ext:
-        if isinstance(node, c_ast.FuncDef) and _calls_any(node.body, chosen):
+        if isinstance(node, c_ast.FuncDef) and _calls_any(node.body, by_base):
             node = copy.deepcopy(node)
-            if any(isinstance(n, OmpConstruct) and "target" in n.directive.leaves for n in walk_nodes(node.body)):
-                # Host code around target regions stays as written: only the regions are device code.
-                for n in walk_nodes(node.body):
-                    if isinstance(n, OmpConstruct) and "target" in n.directive.leaves and n.body is not None:
-                        _rename_calls(n.body, chosen)
-            else:
-                _rename_calls(node.body, chosen)   # may run on the device (called from a region)
+            has_regions = any(isinstance(n, OmpConstruct) and "target" in n.directive.leaves
+                              for n in walk_nodes(node.body))
+            for call, context, in_region, in_dispatch in _calls_with_context(node.body, by_base):
+                base = call.name.name
+                host = _choice(by_base[base], context, offload_arch, host_matches)
+                if host is not None and id(host) in for_host:
+                    if in_dispatch is not None:
+                        raise UnsupportedError(f"a call of '{base}', whose variant is chosen where it stands, in the "
+                                               "statement of a dispatch construct is not supported yet", in_dispatch.coord)
+                    host_renames.append((call.name.coord.line, call.name.coord.column, base, host.variant))
+                if in_region or not has_regions:   # device code (host code around regions stays as written)
+                    device = _choice(by_base[base], _device_context(context), offload_arch, device_matches)
+                    if device is not None:
+                        call.name = c_ast.ID(device.variant, call.name.coord)
         ext.append(node)
     ast = copy.copy(bound.ast)
     ast.ext = ext
-    return dataclasses.replace(bound, ast=ast)
+    blank = [(n.coord.line, n.coord.line) for n in bound.ast.ext if isinstance(n, OmpConstruct)
+             and n.directive.name == "declare variant" and any(id(v) in for_host and v.directive is n.directive
+                                                                for v in variants)]
+    return dataclasses.replace(bound, ast=ast, host_renames=tuple(host_renames),
+                               host_blank_lines=bound.host_blank_lines + tuple(blank))
+
+
+def _resolved_for_host(v: DeclaredVariant, bound: BoundUnit) -> bool:
+    """Whether ompgpu, not the host compiler, resolves the variant's calls in host code."""
+    return v in bound.block_variants or any(t.name not in ("target", "dispatch") for t in construct_traits(v.traits))
+
+
+def _choice(variants: list[DeclaredVariant], context: tuple[str, ...], offload_arch: str, matches):
+    """The variant a call takes where its construct set is `context`, or None (the base)."""
+    matching = [v for v in variants if matches(v.traits, offload_arch, context)]
+    if not matching:
+        return None
+    return max(matching, key=lambda v: selector_score(v.traits, context))
+
+
+def _device_context(context: tuple[str, ...]) -> tuple[str, ...]:
+    """The construct set of a place in device code: from its target construct on, or, in a
+    function that a target region may call, target and what encloses the place there."""
+    return context[context.index("target"):] if "target" in context else ("target",) + context
+
+
+def _calls_with_context(body: c_ast.Node, names: dict):
+    """(call, construct set, inside a target region, the dispatch directive whose statement
+    holds it or None) for each call of a function in `names` under `body`: the construct set
+    lists the leaves of the enclosing constructs that are construct traits but dispatch,
+    outermost first."""
+    todo = [(body, (), False, None)]
+    while todo:
+        n, context, in_region, in_dispatch = todo.pop()
+        if isinstance(n, OmpConstruct):
+            leaves = n.directive.leaves
+            # (dispatch variants are the dispatch construct's business: codegen/host/dispatch.py)
+            context = context + tuple(leaf for leaf in leaves if leaf in CONSTRUCT_TRAITS and leaf != "dispatch")
+            in_region = in_region or "target" in leaves
+            in_dispatch = n.directive if n.directive.name == "dispatch" else in_dispatch
+        elif isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in names:
+            yield n, context, in_region, in_dispatch
+        todo.extend((child, context, in_region, in_dispatch) for _, child in n.children())
 
 
 def declared_variants(ast: c_ast.FileAST) -> list[DeclaredVariant]:
@@ -105,10 +140,3 @@ def declared_variants(ast: c_ast.FileAST) -> list[DeclaredVariant]:
 def _calls_any(node: c_ast.Node, names: dict[str, str]) -> bool:
     return any(isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in names
                for n in walk_nodes(node))
-
-
-def _rename_calls(node: c_ast.Node, names: dict[str, str]) -> None:
-    """In place, on a private copy: calls of a base function become calls of its variant."""
-    for n in walk_nodes(node):
-        if isinstance(n, c_ast.FuncCall) and isinstance(n.name, c_ast.ID) and n.name.name in names:
-            n.name = c_ast.ID(names[n.name.name], n.name.coord)

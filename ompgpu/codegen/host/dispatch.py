@@ -88,7 +88,7 @@ def _the_call(c: OmpConstruct) -> c_ast.FuncCall:
 def _chosen_variant(base: str, variants: list[DeclaredVariant], offload_arch: str) -> DeclaredVariant | None:
     """The variant of `base` a dispatch construct's call on the host takes, if it is one for
     dispatch (the most specific selector that matches; the first where two tie)."""
-    matching = [v for v in variants if v.base == base and host_matches(v.traits, offload_arch, dispatch=True)]
+    matching = [v for v in variants if v.base == base and host_matches(v.traits, offload_arch, context=("dispatch",))]
     if not matching:
         return None
     chosen = max(matching, key=lambda v: len(v.traits))

@@ -29,7 +29,7 @@ from ompgpu.codegen.host.dispatch import lower_dispatch
 from ompgpu.codegen.host.interop import lower_interop, without_offload as interop_without_offload
 from ompgpu.codegen.host.compat import lower_for_host_compiler, split_loop_leaf, split_target_leaf
 from ompgpu.codegen.host.pragmas import blank_lines, host_fallback, host_pragma_lines
-from ompgpu.codegen.host.source_text import line_offsets, refer_to_device, statement_end
+from ompgpu.codegen.host.source_text import line_offsets, refer_to_device, rename_names, statement_end
 from ompgpu.codegen.host.tasks import data_task_vars, kernel_task_vars, target_task
 
 
@@ -69,7 +69,8 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
     """The host code of the file; `host_gaps` names the OpenMP the host compiler lacks
     (compat.host_openmp_gaps), which the host code gets lowered."""
     pre = program.bound.pre
-    text = lower_allocate_directives(blank_lines(pre.text, program.bound.host_blank_lines), program.bound.ast)
+    text = rename_names(blank_lines(pre.text, program.bound.host_blank_lines), program.bound.host_renames)
+    text = lower_allocate_directives(text, program.bound.ast)
     text = host_pragma_lines(text, program.bound.imperfect_collapses, offload_arch, offload)
     text = lower_dispatch(text, program.bound.ast, offload, offload_arch)
     text = lower_interop(text, program.bound.ast, offload)

@@ -1,5 +1,6 @@
-"""Scanning the preprocessed C text: where a construct's statement ends, and renaming
-variables to their device copies (use_device_addr).
+"""Scanning the preprocessed C text: where a construct's statement ends, renaming variables
+to their device copies (use_device_addr), and the names that declare variant resolution
+renames (bound.host_renames).
 """
 from __future__ import annotations
 
@@ -28,6 +29,21 @@ def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
     for start, end, new in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
         text = text[:start] + new + text[end:]
     return text
+
+
+def rename_names(text: str, renames: tuple[tuple[int, int, str, str], ...]) -> str:
+    """The text with each name at (line, column) renamed, old -> new (bound.host_renames: the
+    coordinates are the AST's, so this runs before any pass that moves text within a line)."""
+    if not renames:
+        return text
+    starts = line_offsets(text)
+    edits = []
+    for line, column, old, new in renames:
+        at = starts[line - 1] + column - 1
+        if text[at:at + len(old)] != old:
+            raise AssertionError(f"host code: '{old}' is not at line {line}, column {column}")
+        edits.append((at, at + len(old), new))
+    return apply_edits(text, edits)
 
 
 def refer_to_device(text: str, names: dict[str, str]) -> str:
