@@ -1,8 +1,8 @@
 """`#pragma omp requires unified_shared_memory` (OpenMP 5.0) under the emulator: on a device that
 can access pageable host memory the regions use host memory where it is (maps neither
-allocate nor copy); on one that cannot (OMPGPU_EMU_PAGEABLE=0, like the H100 machine of
-bench/results/programs-h100-2026-11-25-run24-*), no device is available, so the regions run
-on the host, and OMP_TARGET_OFFLOAD=MANDATORY is an error saying why."""
+allocate nor copy); on one that cannot (OMPGPU_EMU_PAGEABLE=0, like the H100s and H200s of
+bench/results), the heap of the file is managed memory (runtime/host/usm.cpp) and the regions
+still run on the device. tests/programs/usm_managed_heap.c covers the heap functions."""
 import os
 import subprocess
 
@@ -45,8 +45,19 @@ def test_unified_shared_memory(tmp_path):
     r = run(exe)
     assert r.returncode == 0 and r.stdout == "on a device: 1, a[999]=1998, sum=999000\n", r.stdout + r.stderr
     assert "kernel __omp_offloading_main_l11" in r.stderr and "copy" not in r.stderr and "alloc" not in r.stderr
-    r = run(exe, OMPGPU_EMU_PAGEABLE="0")
-    assert r.returncode == 0 and r.stdout == "on a device: 0, a[999]=1998, sum=999000\n", r.stdout + r.stderr
-    r = run(exe, OMPGPU_EMU_PAGEABLE="0", OMP_TARGET_OFFLOAD="MANDATORY")
-    assert r.returncode == 1 and "requires unified_shared_memory, and device 0" in r.stderr
-    assert "cannot access pageable host memory" in r.stderr
+    assert "managed memory" not in r.stderr
+    for offload in ("DEFAULT", "MANDATORY"):
+        r = run(exe, OMPGPU_EMU_PAGEABLE="0", OMP_TARGET_OFFLOAD=offload)
+        assert r.returncode == 0 and r.stdout == "on a device: 1, a[999]=1998, sum=999000\n", r.stdout + r.stderr
+        assert "device 0 (ompgpu emulator) cannot access pageable host memory; the heap of files that require " \
+               "unified_shared_memory is CUDA managed memory" in r.stderr
+        assert "copy" not in r.stderr
+
+def test_heap_calls_renamed(tmp_path, monkeypatch):
+    """The file's calls of the C library's heap functions go to the runtime's (usm.cpp)."""
+    src = tmp_path / "usm.c"
+    src.write_text(SOURCE)
+    monkeypatch.chdir(tmp_path)
+    assert main(["cc", "--offload=emu", "-c", "-save-temps", str(src), "-o", str(tmp_path / "usm.o")]) == 0
+    text = (tmp_path / "usm.host.c").read_text()
+    assert "ompgpu_usm_malloc(n * sizeof(double))" in text and "ompgpu_usm_free(a)" in text

@@ -45,6 +45,13 @@ RENAMED_HOST_API = ("omp_target_alloc", "omp_target_free", "omp_target_memcpy", 
 # names omp_target_alloc prints as written).
 _RENAME_RE = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|\b(' + "|".join(RENAMED_HOST_API) + r")\b")
 
+# The C library's heap functions, which a file that requires unified_shared_memory calls as
+# ompgpu_usm_* (runtime/host/usm.cpp: managed memory where a device cannot reach pageable
+# memory); not members (`s.free`), not inside literals.
+_HEAP_FUNCTIONS = ("malloc", "calloc", "realloc", "aligned_alloc", "posix_memalign", "free")
+_HEAP_RE = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|(?<!\.)(?<!->)\b('
+                      + "|".join(_HEAP_FUNCTIONS) + r")\b")
+
 
 @dataclass(frozen=True)
 class DeviceImage:
@@ -78,6 +85,8 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
     if offload == "none":
         return interop_without_offload(lower_trait_allocators(text, program.bound.ast))
     text = _rename_host_api(text, pre)
+    if _requires(program, "unified_shared_memory"):
+        text = _rename_in_user_lines(text, pre, _HEAP_RE, "ompgpu_usm_")
     line_starts = line_offsets(text)
     kernels = {id(k.construct): k for k in program.kernels}
     spans = []
@@ -198,13 +207,20 @@ def _rename_host_api(text: str, pre) -> str:
     System headers keep their own declarations: the user's calls, renamed, find ompgpu_host.h's
     (where a header declares a routine with its OpenMP library's own types, such as libomp's
     omp_target_memcpy_async, renaming the header's declaration would contradict ours)."""
+    return _rename_in_user_lines(text, pre, _RENAME_RE, "ompgpu_", "omp_")
+
+
+def _rename_in_user_lines(text: str, pre, pattern: re.Pattern, prefix: str, hint: str = "") -> str:
+    """The names that `pattern`'s group 1 matches given `prefix`, in the lines of the user's
+    files (system headers and preprocessor lines keep theirs); `hint`: a text every line to
+    rename holds (a quick test)."""
     lines = text.split("\n")
     for i, line in enumerate(lines):
-        if "omp_" not in line or line.lstrip().startswith("#"):
+        if hint not in line or line.lstrip().startswith("#"):
             continue
         if i < len(pre.origins) and pre.origins[i][0] in pre.system_files:
             continue
-        lines[i] = _RENAME_RE.sub(lambda m: "ompgpu_" + m.group(1) if m.group(1) else m.group(0), line)
+        lines[i] = pattern.sub(lambda m: prefix + m.group(1) if m.group(1) else m.group(0), line)
     return "\n".join(lines)
 
 

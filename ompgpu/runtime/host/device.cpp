@@ -58,11 +58,30 @@ void init_runtime(Runtime *r) {
   if (unified_shared_memory()) {
     for (Device *d : r->devices) {
       if (d->pageable_memory_access) continue;
+      // Without pageable memory access: managed memory for the heap, registered host memory for
+      // the rest (usm.cpp), where the device has managed memory that host and device may use at
+      // the same time (cudaDevAttrConcurrentManagedAccess) and reaches registered host memory at
+      // its host address (cudaDevAttrCanUseHostPointerForRegisteredMem).
+      int managed = 0, concurrent = 0, host_pointer = 0;
+      if (cudaDeviceGetAttribute(&managed, cudaDevAttrManagedMemory, d->id) != cudaSuccess ||
+          cudaDeviceGetAttribute(&concurrent, cudaDevAttrConcurrentManagedAccess, d->id) != cudaSuccess ||
+          cudaDeviceGetAttribute(&host_pointer, cudaDevAttrCanUseHostPointerForRegisteredMem, d->id) != cudaSuccess)
+        (void)cudaGetLastError();
+      if (managed && concurrent && host_pointer) {
+        if (!r->usm_managed)
+          info(Loc(), "unified shared memory: device %d (%s) cannot access pageable host memory; the heap of files "
+               "that require unified_shared_memory is CUDA managed memory, stacks and static data are registered",
+               d->id, d->name.c_str());
+        r->usm_managed = true;
+        continue;
+      }
       // OpenMP: a device that does not meet the program's requirements is not available.
       r->unavailable_reason = "the program requires unified_shared_memory, and device " + std::to_string(d->id) + " (" +
-                              d->name + ") cannot access pageable host memory (cudaDevAttrPageableMemoryAccess is 0)";
+                              d->name + ") can neither access pageable host memory (cudaDevAttrPageableMemoryAccess "
+                              "is 0) nor share managed memory with the host";
       for (Device *x : r->devices) delete x;
       r->devices.clear();
+      r->usm_managed = false;
       return;
     }
   }

@@ -295,13 +295,23 @@ struct Runtime {
   std::string unavailable_reason;
   int num_devices = 0;           // GPUs (0 when unavailable)
   std::vector<Device *> devices;
+  // `requires unified_shared_memory` met with CUDA managed memory and registered host memory
+  // (usm.cpp): some device cannot access pageable host memory.
+  bool usm_managed = false;
 };
 
 Runtime &rt();                   // lazily initialised (thread-safe), never destroyed
 // `requires unified_shared_memory` (ompgpu_require_unified_shared_memory): host memory is the
-// devices' too. Only devices with pageable memory access are usable then, and a variable no
-// map made present is used where it is (maps of such variables neither allocate nor copy).
+// devices' too. Devices with pageable memory access reach it all; others, with managed memory
+// and concurrent managed access, reach what usm.cpp makes reachable; a variable no map made
+// present is used where it is (maps of such variables neither allocate nor copy).
 bool unified_shared_memory();
+// Unified shared memory through managed memory (usm.cpp): whether it is in force, the
+// registration of the calling thread's stack and the program's static data before a launch,
+// and the note a kernel's fault gets then.
+bool usm_managed();
+void usm_reach_stack_and_statics();
+const char *usm_fault_note();
 bool runtime_started();          // rt() has been initialised (does not initialise it)
 // In a child process forked after the runtime initialised CUDA: rt() becomes a runtime
 // without devices whose unavailable_reason is `reason` (the CUDA state of the parent is not

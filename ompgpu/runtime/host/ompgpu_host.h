@@ -229,10 +229,19 @@ int   ompgpu_omp_target_memcpy_rect_async(void *dst, const void *src, size_t ele
                                           const size_t *src_dimensions, int dst_device_num, int src_device_num,
                                           int depobj_count, void *depobj_list);
 /* `#pragma omp requires unified_shared_memory` in the program (called by a constructor of each
-   file that has it): only devices that can access pageable host memory are available, and
-   maps of variables that are not present neither allocate nor copy (the device uses the
-   host's storage). */
+   file that has it): maps of variables that are not present neither allocate nor copy (the
+   device uses the host's storage). Devices that can access pageable host memory reach it all;
+   on others (with managed memory) the heap of the files that require it is CUDA managed
+   memory: their host code calls these for malloc, calloc, realloc, aligned_alloc,
+   posix_memalign and free (usm.cpp); the stacks of threads that launch regions and the
+   program's static data are registered with CUDA. */
 void ompgpu_require_unified_shared_memory(void);
+void *ompgpu_usm_malloc(size_t size);
+void *ompgpu_usm_calloc(size_t count, size_t size);
+void *ompgpu_usm_realloc(void *p, size_t size);
+void *ompgpu_usm_aligned_alloc(size_t align, size_t size);
+int ompgpu_usm_posix_memalign(void **out, size_t align, size_t size);
+void ompgpu_usm_free(void *p);
 
 /* Device images (runtime/host/image.cpp): a file whose device code was compiled on its own
    carries it in its host object; its generated host code defines one

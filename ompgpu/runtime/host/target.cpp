@@ -231,6 +231,7 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
   }
   select_device(loc, d);
   Device &dev = *rt().devices[static_cast<std::size_t>(d)];
+  if (usm_managed()) usm_reach_stack_and_statics();
 
   // map, and build the arguments in the order of the MAP_ARG entries
   std::vector<void *> slots(static_cast<std::size_t>(n > 0 ? n : 0), nullptr);
@@ -309,7 +310,7 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
   if (err == cudaSuccess) err = cudaGetLastError();
   if (err != cudaSuccess) {
     std::vector<std::string> notes;
-    if (is_kernel_fault(err)) notes.push_back(fault_note);
+    if (is_kernel_fault(err)) notes.push_back(usm_managed() ? usm_fault_note() : fault_note);
     notes.push_back(strprintf("launched with %u teams x %u threads (%s mode) on device %d", cfg.num_teams,
                               cfg.threads_per_team, mode, d));
     cuda_fatal(loc, err, std::string("kernel ") + kname(k), notes);
@@ -340,7 +341,7 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
   err = cudaStreamSynchronize(stream);
   if (err != cudaSuccess) {
     std::vector<std::string> notes;
-    if (is_kernel_fault(err)) notes.push_back(fault_note);
+    if (is_kernel_fault(err)) notes.push_back(usm_managed() ? usm_fault_note() : fault_note);
     cuda_fatal(loc, err, std::string("kernel ") + kname(k), notes);
   }
   if (prof) {

@@ -37,7 +37,10 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerBlock = 1,
   cudaDevAttrClockRate = 13,
   cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrManagedMemory = 83,
   cudaDevAttrPageableMemoryAccess = 88,
+  cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrCanUseHostPointerForRegisteredMem = 91,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
 };
 typedef struct CUstream_st *cudaStream_t;
@@ -159,6 +162,9 @@ inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int d) {
     case cudaDevAttrMultiProcessorCount: *v = p.multiProcessorCount; break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; break;
     case cudaDevAttrPageableMemoryAccess: *v = 0; break;
+    case cudaDevAttrManagedMemory:
+    case cudaDevAttrConcurrentManagedAccess:
+    case cudaDevAttrCanUseHostPointerForRegisteredMem: *v = 1; break;
   }
   return cudaSuccess;
 }
@@ -262,6 +268,12 @@ inline cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int) {
   *p = std::malloc(n ? n : 1);
   return *p ? cudaSuccess : cuda_mock::ret(cudaErrorMemoryAllocation);
 }
+// Managed memory: device memory here (the mock's host memory); registered host memory: nothing to do.
+#define cudaMemAttachGlobal 0x01
+inline cudaError_t cudaMallocManaged(void **p, size_t n, unsigned int = cudaMemAttachGlobal) { return cudaMalloc(p, n); }
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+inline cudaError_t cudaHostRegister(void *, size_t, unsigned int) { return cudaSuccess; }
 enum cudaMemoryType { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };
 struct cudaPointerAttributes {
   cudaMemoryType type;
