@@ -1,4 +1,5 @@
-/* covers: requires unified_shared_memory: heap memory from malloc, calloc, realloc, aligned_alloc and posix_memalign used in target regions without maps (a captured pointer, is_device_ptr, a pointer inside a heap struct), stack and static arrays reached through pointers, a mapped stack array, free and realloc of memory the C library allocated (strdup); on GPUs without pageable memory access the heap is managed memory and stacks and static data are registered */
+/* covers: requires unified_shared_memory: heap memory from malloc, calloc, realloc, aligned_alloc and posix_memalign used in target regions without maps (a captured pointer, is_device_ptr, a pointer inside a heap struct), stack and static arrays reached through pointers, omp_target_alloc memory the host reads and writes, a mapped stack array, free and realloc of memory the C library allocated (strdup); on GPUs without pageable memory access the heap is managed memory and stacks and static data are registered */
+#include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,15 @@ int main(void) {
     ok &= a[i] == 2 * (i + 1) && z[i] == 0.5 * i && pm[i] == 2L * i;
     ok &= stack_array[i] == 3 * i + 1 && static_array[i] == 4 * i + 1;
   }
+  int *dev = omp_target_alloc(N * sizeof(int), omp_get_default_device());   /* the host may use it too */
+#pragma omp target is_device_ptr(dev)
+  for (int i = 0; i < N; i++) dev[i] = i;
+  for (int i = 0; i < N; i++) dev[i] += 10;
+  long dev_sum = 0;
+#pragma omp target is_device_ptr(dev) map(tofrom: dev_sum)
+  for (int i = 0; i < N; i++) dev_sum += dev[i];
+  printf("omp_target_alloc memory on both sides: %s\n", dev_sum == (long)N * (N - 1) / 2 + 10L * N ? "ok" : "WRONG");
+  omp_target_free(dev, omp_get_default_device());
   char *text = strdup("from the C library");   /* freed and grown through the same names */
   text = realloc(text, 64);
   strcat(text, ", grown");

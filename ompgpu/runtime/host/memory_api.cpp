@@ -48,7 +48,11 @@ extern "C" void *ompgpu_omp_target_alloc(size_t size, int device_num) {
   if (d == kHost) return std::malloc(size);
   if (!select_quiet(d)) return nullptr;
   void *p = nullptr;
-  if (cudaMalloc(&p, size) != cudaSuccess) {
+  // Under unified shared memory on a device without pageable memory access the host may use
+  // the storage too (OpenMP 5.0 USM; SOLLVE's requires_unified_shared_memory_omp_target_alloc):
+  // managed memory, which cudaFree frees as well.
+  if (usm_managed() ? cudaMallocManaged(&p, size, cudaMemAttachGlobal) != cudaSuccess
+                    : cudaMalloc(&p, size) != cudaSuccess) {
     (void)cudaGetLastError();
     return nullptr;
   }
