@@ -28,6 +28,7 @@ from ompgpu.parser.cfront import ParsedUnit, parse_c, preprocess, walk_nodes
 from ompgpu.parser.declarators import lower_declarators
 from ompgpu.parser.loop_transforms import apply_loop_transforms
 from ompgpu.parser.variants import resolve_variants
+from ompgpu.analysis.tile_walks import flatten_tile_walks
 from ompgpu.timing import phase, start_report, stop_report
 from ompgpu.plan.mode import plan_kernels
 from ompgpu.toolchain import (DEVICE_RT, EMU_LINKED_USE, EMU_RT, HOST_RT, find_cuda, host_cc, host_compiler_identity, host_cxx, linker_flags,
@@ -118,7 +119,8 @@ def _translate(path: str, opts: Options) -> Translation:
         return Translation(path, "", None, (), warnings=warnings)
     try:
         with phase("resolve variants and declarators"):
-            bound = lower_declarators(resolve_variants(bound, opts.offload_arch))
+            bound, tile_remarks = flatten_tile_walks(resolve_variants(bound, opts.offload_arch))
+            bound = lower_declarators(bound)
         with phase("outline"):
             program = outline(bound)
         with phase("plan kernels"):
@@ -138,7 +140,7 @@ def _translate(path: str, opts: Options) -> Translation:
         raise
     # (coord, message) or (coord, message, "analysis"): the inputs of a decision
     remarks = tuple(f"{r[0]}: remark: {r[1]} [-Rpass{'-analysis' if r[2:] == ('analysis',) else ''}=ompgpu]"
-                    for r in device.remarks)
+                    for r in (*tile_remarks, *device.remarks))
     return Translation(path, host, device.cuda if has_device_code or opts.emit_cuda else None, remarks,
                        device.external_device_code, tuple((k.function, device.kernel_names[id(k)]) for k in program.kernels),
                        warnings, image.symbol if image is not None else None,

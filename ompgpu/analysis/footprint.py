@@ -96,7 +96,7 @@ def tile_footprint(body: c_ast.Node, env: Env, lane_var: str, lane_step: int) ->
         if parts is None:
             return None
         name, subscripts = parts
-        polys = [_poly(sub) for sub in subscripts]
+        polys = [polynomial(sub) for sub in subscripts]
         if any(p is None for p in polys):
             return None
         n = _lines(name, polys, trips, env)
@@ -117,7 +117,7 @@ def lane_of(loop: c_ast.For) -> tuple[str, int] | None:
     parts = canonical_for(loop)
     if parts is None:
         return None
-    step = _poly(parts[3])
+    step = polynomial(parts[3])
     return parts[0], step[()] if step is not None and set(step) == {()} and step[()] > 0 else 1 << 20
 
 
@@ -128,7 +128,7 @@ def _anchored_loops(body: c_ast.Node, lane_var: str) -> set[str]:
     for x in walk_nodes(body):
         if isinstance(x, c_ast.For):
             parts = canonical_for(x)
-            lo = _poly(parts[1]) if parts is not None else None
+            lo = polynomial(parts[1]) if parts is not None else None
             if lo is not None and lo.get((lane_var,)) == 1 and all(m in ((), (lane_var,)) for m in lo):
                 out.add(parts[0])
     return out
@@ -174,7 +174,7 @@ def _for_trip(f: c_ast.For) -> tuple[str, int] | None:
     if parts is None or parts[4] not in ("<", "<="):
         return None
     var, lb, ub, step_expr, cmp = parts
-    lo, hi, step = _poly(lb), _poly(ub), _poly(step_expr)
+    lo, hi, step = polynomial(lb), polynomial(ub), polynomial(step_expr)
     if lo is None or hi is None or step is None or set(step) != {()} or step[()] <= 0:
         return None
     diff = _sub(hi, lo)
@@ -184,7 +184,7 @@ def _for_trip(f: c_ast.For) -> tuple[str, int] | None:
     return var, max(0, -(-extent // step[()]))
 
 
-def _poly(e: c_ast.Node) -> Poly | None:
+def polynomial(e: c_ast.Node) -> Poly | None:
     """e as a polynomial over names with integer coefficients, or None (calls, loads, division...)."""
     if isinstance(e, c_ast.Constant):
         try:
@@ -194,12 +194,12 @@ def _poly(e: c_ast.Node) -> Poly | None:
     if isinstance(e, c_ast.ID):
         return {(e.name,): 1}
     if isinstance(e, c_ast.Cast):
-        return _poly(e.expr)
+        return polynomial(e.expr)
     if isinstance(e, c_ast.UnaryOp) and e.op in ("-", "+"):
-        p = _poly(e.expr)
+        p = polynomial(e.expr)
         return None if p is None else ({m: -c for m, c in p.items()} if e.op == "-" else p)
     if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-", "*"):
-        a, b = _poly(e.left), _poly(e.right)
+        a, b = polynomial(e.left), polynomial(e.right)
         if a is None or b is None:
             return None
         if e.op == "+":
@@ -306,7 +306,7 @@ def contiguous_along(access: c_ast.Node, variables: tuple[str, ...], env: Env) -
     if parts is None:
         return None
     elem = _element_size(parts[0], len(parts[1]), env)
-    polys = [_poly(sub) for sub in parts[1]]
+    polys = [polynomial(sub) for sub in parts[1]]
     if elem is None or any(p is None for p in polys):
         return None
     unit = [n for n in variables if polys[0].get((n,), 0) == 1

@@ -460,6 +460,14 @@ class Directive:
                 return c
         return None
 
+    def if_clause(self, leaf: str) -> Clause | None:
+        """The if clause that applies to the leaf construct `leaf` of the directive: one without a
+        directive-name modifier, or one whose modifier names that leaf (OpenMP 5.0, 2.15)."""
+        for c in self.clauses:
+            if c.kind == "if" and getattr(c, "modifier", None) in (None, leaf):
+                return c
+        return None
+
     def clauses_of(self, kind: str) -> tuple[Clause, ...]:
         return tuple(c for c in self.clauses if c.kind == kind)
 

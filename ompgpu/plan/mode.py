@@ -648,7 +648,7 @@ class _SerialWalker(ScopedVisitor):
         d = n.directive
         # num_threads: the team is the block's first threads (on the kernel's one combined
         # region the host launches that many). `if` could make the team one thread.
-        if d.clause("if") is not None:
+        if d.if_clause("parallel") is not None:
             self.block(d.coord, "'if' clause on the parallel region (an SPMD team is the block's threads)")
         rest = leaves[1:]
         loop_vars = loop_var_names(n.body, collapse_depth(d)) if rest and rest[0] in ("for", "loop") else ()

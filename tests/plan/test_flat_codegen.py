@@ -189,14 +189,15 @@ def test_a_loop_with_a_reduction_keeps_the_occupancy_sized_grid(tmp_path):
 
 def test_tiles_walk_blocks_of_consecutive_iterations_on_fewer_threads(tmp_path):
     # a cache-blocked transpose: each iteration is a 32 x 32 tile, rows n apart (footprint.py):
-    # 32 rows x 2 lines for each of the two arrays = 128 lines of 128 bytes
+    # 32 rows x 2 lines for each of the two arrays = 128 lines of 128 bytes (its body names a
+    # tile variable, so the walk stays as written: analysis/tile_walks.py)
     body = """
   double *x = (double *)0, *y = (double *)0;
 #pragma omp target teams distribute parallel for collapse(2) map(tofrom: x[0:n*n], y[0:n*n]) SCHED
   for (int it = 0; it < n; it += 32)
     for (int jt = 0; jt < n; jt += 32)
       for (int i = it; i < it + 32; i++)
-        for (int j = jt; j < jt + 32; j++) y[(long)j * n + i] += x[(long)i * n + j];"""
+        for (int j = jt; j < jt + 32; j++) y[(long)j * n + i] += x[(long)i * n + j] * jt;"""
     cu, remarks = device(tmp_path, body.replace("SCHED", ""))
     assert "ompgpu::tile_loop_bounds(__n, blockDim.x, 16384LL," in work_function(cu)
     assert any("tiles of about 16384 bytes" in r for r in remarks)

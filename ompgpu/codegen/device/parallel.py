@@ -161,7 +161,7 @@ def outline(em, n: OmpConstruct, sharing: Sharing, inner: Directive | None,
     # the region of a kernel whose inner loops are spread across the grid (KernelPlan.spread)
     spread = em.spread and spmd_site and em.in_region == 0
     sub.spread = spread
-    sub.thread_num_known = sub.team_size is not None or (em.plan is not None and em.in_region == 0 and d.clause("if") is None)
+    sub.thread_num_known = sub.team_size is not None or (em.plan is not None and em.in_region == 0 and d.if_clause("parallel") is None)
     sub.task_shared = _shared_names(d, sharing)
     sub.register_candidates = em.register_candidates
     sub.grid_loop = grid_loop
@@ -184,7 +184,7 @@ def outline(em, n: OmpConstruct, sharing: Sharing, inner: Directive | None,
                                        tuple(field_names), frozenset(param_fields),
                                        reads_state=region_reads_thread_state(em.g.p, n)))
     em.g.regions_of.setdefault(em.owner, set()).add(wid)
-    ifc = d.clause("if")
+    ifc = d.if_clause("parallel")
     combined = em.plan is not None and em.plan.combined
     # Only a team-level region is run by the whole block in SPMD mode; a region nested in
     # another takes the generic fork site, which serializes it (no master to fork from).
@@ -203,7 +203,7 @@ def num_threads_clause(em, d: Directive, spmd_site: bool):
     block: in an SPMD kernel's own code a num_threads written like the kernel's thread_limit
     asks for the block (KernelPlan.block_expr), so the region is forked as one without."""
     nt = d.clause("num_threads")
-    if nt is not None and spmd_site and d.clause("if") is None and em.plan.block_expr is not None and \
+    if nt is not None and spmd_site and d.if_clause("parallel") is None and em.plan.block_expr is not None and \
             same_expression(nt.expr.text, em.plan.block_expr):
         return None
     return nt
@@ -218,6 +218,6 @@ def known_team_size(em, d: Directive) -> str | None:
         return None
     if em.spmd:
         return "__team_size" if num_threads_clause(em, d, True) is not None else em.block
-    if d.clause("num_threads") is not None or d.clause("if") is not None:
+    if d.clause("num_threads") is not None or d.if_clause("parallel") is not None:
         return None
     return f"({em.block} - 32u)"

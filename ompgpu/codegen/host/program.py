@@ -251,7 +251,8 @@ def _grid_trip_count(c: OmpConstruct, program: Program) -> str | None:
     host evaluates them once more. None where any of that does not hold."""
     d = c.directive
     if tuple(d.leaves[:5]) != ("target", "teams", "distribute", "parallel", "for") or any(
-            d.clause(k) is not None for k in ("num_threads", "dist_schedule", "if", "nowait", "depend", "reduction")):
+            d.clause(k) is not None for k in ("num_threads", "dist_schedule", "nowait", "depend", "reduction")) or \
+            d.if_clause("parallel") is not None:
         return None
     sched = d.clause("schedule")
     if sched is not None and (sched.schedule_kind != "static" or sched.chunk is not None):
