@@ -48,6 +48,8 @@ KERNELS: dict[str, tuple[list[str], list[str]]] = {
     "streamcluster": ([], ["3000"]),
     # irregular nesting (issue 34): inner trip counts from a power law
     "sparserows": ([], ["4000", "500"]),
+    # short rows and a share of long ones (issue 48, item 3): one variant per mix
+    "rowmix": ([], ["4096"]),
     # the flat kernels (issue 17): loops as users write them every day, one level of parallelism
     "stream": ([], ["12"]),
     "tiledtranspose": ([], ["64"]),
@@ -69,9 +71,17 @@ FLAT_VARIANTS: dict[str, dict[str, list[str]]] = {
 }
 
 
+# nested kernels whose variants are problems, not forms (each built the same way by every
+# compiler, CUDA included, as the flat kernels' are): rowmix's mixes of short and long rows
+PROBLEM_VARIANTS: dict[str, dict[str, list[str]]] = {
+    "rowmix": {"every512": [], "every64": ["-DRM_EVERY=64", "-DRM_LONG=2000"],
+               "every4096": ["-DRM_EVERY=4096", "-DRM_LONG=100000", "-DRM_SHORT=12"], "uniform": ["-DRM_EVERY=0"]},
+}
+
+
 def variants(kernel: str) -> dict[str, list[str]]:
     """The OpenMP builds of one kernel: variant name -> compiler flags."""
-    return FLAT_VARIANTS.get(kernel, {"nested": [], "spmd": ["-DSPMD"]})
+    return FLAT_VARIANTS.get(kernel) or PROBLEM_VARIANTS.get(kernel) or {"nested": [], "spmd": ["-DSPMD"]}
 
 # (compiler, variant) pairs that the report compares
 OMP_VARIANTS = ("nested", "spmd")
@@ -202,9 +212,9 @@ def build_commands(kernel: str, out: Path, peers: Path) -> list[tuple[str, str, 
         cmds.append(("ompgpu", variant, [sys.executable, "-m", "ompgpu", "cc", "-O3", *d, str(src)], out / f"{kernel}.ompgpu.{variant}"))
         cmds.append(("clang", variant, [str(peers / "bin" / "clang-offload"), "-O3", *d, str(src), "-lm"], out / f"{kernel}.clang.{variant}"))
         cmds.append(("gcc", variant, [*gcc_flags, *d, str(src), "-lm"], out / f"{kernel}.gcc.{variant}"))
-        if kernel in FLAT_VARIANTS:
+        if kernel in FLAT_VARIANTS or kernel in PROBLEM_VARIANTS:
             cmds.append(("cuda", variant, ["nvcc", "-O3", "-arch=sm_90", *d, str(cu)], out / f"{kernel}.cuda.{variant}"))
-    if kernel not in FLAT_VARIANTS:
+    if kernel not in FLAT_VARIANTS and kernel not in PROBLEM_VARIANTS:
         cmds.append(("cuda", "cuda", ["nvcc", "-O3", "-arch=sm_90", str(cu)], out / f"{kernel}.cuda"))
     return cmds
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bench_runner import FLAT_VARIANTS, KERNELS, parse_output, variants
+from bench_runner import FLAT_VARIANTS, KERNELS, PROBLEM_VARIANTS, parse_output, variants
 
 ROOT = Path(__file__).resolve().parents[2]
 EMU = ROOT / "ompgpu" / "runtime" / "emu"
@@ -20,7 +20,7 @@ def _builds(kernel: str, out: Path) -> dict[str, list[str]]:
     ompgpu = [sys.executable, "-m", "ompgpu", "cc", "--offload=emu"]
     builds = {v: [*ompgpu, *flags, str(src), "-o", str(out / v)] for v, flags in variants(kernel).items()}
     # the CUDA version of a flat kernel solves the problem of its last variant (the largest radius, ...)
-    cuda_flags = list(variants(kernel).values())[-1] if kernel in FLAT_VARIANTS else []
+    cuda_flags = list(variants(kernel).values())[-1] if kernel in FLAT_VARIANTS or kernel in PROBLEM_VARIANTS else []
     builds["cuda"] = [os.environ.get("CXX", "g++"), "-std=c++17", "-O1", "-x", "c++", "-DOMPGPU_EMU", "-include",
                       str(EMU / "cuda_source.h"), f"-I{EMU}", *cuda_flags, str(src.with_suffix(".cu")), "-o", str(out / "cuda"),
                       "-lpthread"]
