@@ -12,8 +12,9 @@
 //   with no barrier between them), and one whose region's loop holds at least
 //   SPREAD_PUBLISH_CHUNKS chunks of SPREAD_CHUNK_PER_THREAD iterations per thread and
 //   SPREAD_IMBALANCE times the block's earlier iterations' loops on average (its only
-//   iteration: no earlier ones; loops shorter than the team count as the team's size, so
-//   that short iterations cost no bookkeeping) publishes the iteration as a job, runs its
+//   iteration, or its first holding SPREAD_FIRST_CHUNKS chunks: no earlier ones; loops
+//   shorter than the team count as the team's size, so that short iterations cost no
+//   bookkeeping) publishes the iteration as a job, runs its
 //   chunk 0 and goes on. Every block that has run its own iterations takes the jobs' other
 //   chunks, one at a time,
 //   until none is left. No block waits for another (so none needs another to be resident),
@@ -57,6 +58,11 @@ constexpr long long SPREAD_CHUNK_PER_THREAD = 16;
 constexpr long long SPREAD_PUBLISH_CHUNKS = 4;
 // ... and this many times the block's earlier iterations' loops on average.
 constexpr long long SPREAD_IMBALANCE = 8;
+// A team's first iteration, which has no earlier ones to compare with, where it holds at least
+// this many chunks (512 iterations per thread): rowmix's rows of 20000 nonzeros every 512th row,
+// dealt to warp teams 8 rows each, ran alone on their warp wherever one was its team's first
+// (0.63 ms against 0.15 on teams of 256 threads, H200, bench/results/s9-h200-2026-11-28-run3).
+constexpr long long SPREAD_FIRST_CHUNKS = 32;
 // Cells for this many job chunks (of `items` cells each) per team of the league.
 constexpr unsigned SPREAD_JOB_CHUNKS_PER_BLOCK = 32;
 // Packed teams per block at most (plan/mode.py PACKED_TEAMS: warp teams, four to a block).
@@ -242,7 +248,7 @@ OMPGPU_DEV void spread_publish(SpreadBlock &b, long long n, long long chunk_iter
   // The earlier iterations' loops on average, at most: those shorter than a team's worth
   // (thread 0 does not count them, to cost the short ones nothing) count as a team's worth.
   const long long earlier = b.iteration - b.first_own;
-  if (earlier == 0 ? b.own != 1
+  if (earlier == 0 ? b.own != 1 && n < SPREAD_FIRST_CHUNKS * chunk_iters
                    : n < SPREAD_IMBALANCE * ((b.long_iters + (earlier - b.long_items) * team) / earlier)) return;
   unsigned *header = spread_header(b.scratch, b.epoch);
   const unsigned job = atomicAdd(&header[0], 1u);
