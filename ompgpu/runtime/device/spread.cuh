@@ -63,8 +63,6 @@ constexpr long long SPREAD_IMBALANCE = 8;
 // dealt to warp teams 8 rows each, ran alone on their warp wherever one was its team's first
 // (0.63 ms against 0.15 on teams of 256 threads, H200, bench/results/s9-h200-2026-11-28-run3).
 constexpr long long SPREAD_FIRST_CHUNKS = 32;
-// A team with nothing left waits this long for another job where jobs keep being published.
-constexpr unsigned long long SPREAD_LINGER_NS = 3000;
 // Cells for this many job chunks (of `items` cells each) per team of the league.
 constexpr unsigned SPREAD_JOB_CHUNKS_PER_BLOCK = 32;
 // Packed teams per block at most (plan/mode.py PACKED_TEAMS: warp teams, four to a block).
@@ -199,41 +197,6 @@ OMPGPU_DEV void spread_own(long long iteration) {
   if (T::rank() == 0) T::state().iteration = iteration;
 }
 
-namespace detail {
-// Thread 0 of a team with its own iterations done: takes a chunk of the first job (in the team's
-// order, see SpreadBlock::from) among the first `limit` that has one left (b.found).
-OMPGPU_DEV void spread_take(SpreadBlock &b, SpreadJob *jobs, unsigned limit) {
-  for (;;) {
-    const bool high = b.scan < limit;
-    if (!high && b.scan_low >= b.from) return;
-    const unsigned at = high ? b.scan : b.scan_low;
-    SpreadJob &j = jobs[at];
-    // not yet published (its owner runs it), never, or by another launch
-    if (volatile_read(j.ready) != b.epoch) {
-      ++(high ? b.scan : b.scan_low);
-      continue;
-    }
-    __threadfence();   // the job's fields, written before `ready`
-    const unsigned chunks = volatile_read(j.chunks);
-    const unsigned c = volatile_read(j.next_chunk) < chunks ? atomicAdd(&j.next_chunk, 1u) : chunks;
-    if (c >= chunks) {   // every chunk taken
-      ++(high ? b.scan : b.scan_low);
-      continue;
-    }
-    b.kind = SPREAD_HELP;
-    b.iteration = volatile_read(j.iteration);
-    b.chunk_iters = volatile_read(j.chunk_iters);
-    b.chunk = c;
-    b.chunks = chunks;
-    b.first_cell = volatile_read(j.first_cell);
-    b.job_cells = true;
-    b.count = &j.done;
-    b.found = true;
-    return;
-  }
-}
-}  // namespace detail
-
 // Every thread, once the team's own iterations are done: a chunk of a job, its distribute
 // iteration in *iteration; false when no job has a chunk left.
 template <unsigned Lanes = 0>
@@ -245,35 +208,44 @@ OMPGPU_DEV bool spread_help(long long *iteration) {
     b.found = false;
     if (b.scratch != nullptr) {
       detail::SpreadJob *jobs = detail::spread_jobs(b.scratch);
+      const unsigned published = detail::volatile_read(*detail::spread_header(b.scratch, b.epoch));
       const unsigned capacity = detail::spread_job_capacity(b);
-      unsigned published = detail::volatile_read(*detail::spread_header(b.scratch, b.epoch));
+      const unsigned limit = published < capacity ? published : capacity;
       // Each team looks at the jobs from its own one on (see `from`): thousands of teams that
       // took them in the same order all added to the first job's chunk count, most after its
       // last chunk was gone (rowmix's 128 jobs of 40 chunks: 0.63 ms, H200, run 4).
       if (!b.looked) {
         b.looked = true;
-        b.from = published ? b.team % (published < capacity ? published : capacity) : 0u;
+        b.from = limit ? b.team % limit : 0u;
         b.scan = b.from;
       }
-      // Where some job was published, a team with nothing left lingers while jobs keep coming
-      // (SPREAD_LINGER_NS after the last one it saw): the owners of long iterations publish them
-      // as they reach them, while teams of short ones are finishing theirs (rowmix's every 512th
-      // row: 0.27 ms with the teams that had finished gone). A bounded wait: no team waits for
-      // another to be resident.
-      unsigned long long seen_at = published ? globaltimer_ns() : 0ull;
       for (;;) {
-        const unsigned limit = published < capacity ? published : capacity;
-        detail::spread_take(b, jobs, limit);
-        if (b.found || published == 0u) break;
-        const unsigned now_published = detail::volatile_read(*detail::spread_header(b.scratch, b.epoch));
-        if (now_published != published) {
-          published = now_published;
-          seen_at = globaltimer_ns();
-        } else if (globaltimer_ns() - seen_at > SPREAD_LINGER_NS) {
-          break;
-        } else {
-          spin_pause(200);
+        const bool high = b.scan < limit;
+        if (!high && b.scan_low >= b.from) break;
+        const unsigned at = high ? b.scan : b.scan_low;
+        detail::SpreadJob &j = jobs[at];
+        // not yet published (its owner runs it), never, or by another launch
+        if (detail::volatile_read(j.ready) != b.epoch) {
+          ++(high ? b.scan : b.scan_low);
+          continue;
         }
+        __threadfence();   // the job's fields, written before `ready`
+        const unsigned chunks = detail::volatile_read(j.chunks);
+        const unsigned c = detail::volatile_read(j.next_chunk) < chunks ? atomicAdd(&j.next_chunk, 1u) : chunks;
+        if (c >= chunks) {   // every chunk taken
+          ++(high ? b.scan : b.scan_low);
+          continue;
+        }
+        b.kind = detail::SPREAD_HELP;
+        b.iteration = detail::volatile_read(j.iteration);
+        b.chunk_iters = detail::volatile_read(j.chunk_iters);
+        b.chunk = c;
+        b.chunks = chunks;
+        b.first_cell = detail::volatile_read(j.first_cell);
+        b.job_cells = true;
+        b.count = &j.done;
+        b.found = true;
+        break;
       }
     }
   }
