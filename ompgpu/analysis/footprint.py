@@ -283,6 +283,42 @@ def lane_tile(store: c_ast.Assignment, outer: str, inner: str, env: Env) -> tupl
     return rows, WARP // rows
 
 
+def reads_neighbouring_rows(body: c_ast.Node, outer: str, inner: str, env: Env) -> bool:
+    """Whether the body of a collapsed (outer, inner) pair of loops reads an array along the inner
+    variable in several rows at once (a stencil: in[i - 1][j], in[i][j], in[(i + 1) * n + j]): two
+    accesses of one array, each moving by an element per step of `inner`, that differ by an offset
+    free of the loop variables which moves a row (a constant in a subscript before the last, or a
+    multiple of a name in a single subscript).
+
+    On the default mapping a block's 256 consecutive iterations lie in one row, and each row it
+    reads comes from L2 on its own; CUDA's stencils run blocks of 32 x 8 points whose rows share
+    what they read in L1 (bench/stencil at radius 4 read about 9 values per point from L2 where
+    CUDA's blocks read 2.5)."""
+    by_array: dict[str, list[list[Poly]]] = {}
+    for a in array_accesses(body):
+        parts = _subscripts(a)
+        if parts is None or contiguous_along(a, (outer, inner), env) is None or \
+                contiguous_along(a, (outer, inner), env)[0] != inner:
+            continue
+        polys = [polynomial(sub) for sub in parts[1]]
+        if any(p is None for p in polys):
+            continue
+        by_array.setdefault(parts[0], []).append(polys)
+    for accesses in by_array.values():
+        for k, first in enumerate(accesses):
+            for second in accesses[k + 1:]:
+                if len(first) != len(second):
+                    continue
+                diffs = [_sub(x, y) for x, y in zip(first, second)]
+                if any(c != 0 and (outer in m or inner in m) for d in diffs for m, c in d.items()):
+                    continue
+                if len(diffs) > 1 and any(c != 0 for d in diffs[1:] for c in d.values()):
+                    return True
+                if len(diffs) == 1 and any(c != 0 and m != () for m, c in diffs[0].items()):
+                    return True
+    return False
+
+
 def _subscripts(access: c_ast.Node) -> tuple[str, list[c_ast.Node]] | None:
     """(array name, subscripts innermost first) of an access to a named array or pointer."""
     subscripts = []
