@@ -1,4 +1,4 @@
-/* covers: collapsed stencil loops over the grid whose teams take their iterations as tiles of 8 x 32 (edges of sizes that are not multiples of the tile: iterations past them do nothing), a 2-D array and a linearised one, radius 1 and 3, with the default launch and with one team */
+/* covers: collapsed stencil loops over the grid whose teams take their iterations as tiles of 8 x 32 (edges of sizes that are not multiples of the tile: iterations past them do nothing), a 2-D array and a linearised one, radius 1 and 3, with the default launch, with more teams than tiles, and with one team */
 #include <stdio.h>
 
 #define R 41
@@ -40,6 +40,14 @@ int main(void) {
       bad += flat_out[i * n + j] != want;
     }
   printf("radius 1 on a 2-D array and radius 3 on a linearised one: %d wrong\n", bad);
+  /* more teams than the nest has tiles: each team a range of iterations that need not start a tile */
+#pragma omp target teams distribute parallel for collapse(2) num_teams(64) map(to: grid_in) map(tofrom: grid_out)
+  for (int i = 1; i < R - 1; i++)
+    for (int j = 1; j < C - 1; j++) grid_out[i][j] = grid_in[i - 1][j] - grid_in[i + 1][j];
+  int bad_many = 0;
+  for (int i = 1; i < R - 1; i++)
+    for (int j = 1; j < C - 1; j++) bad_many += grid_out[i][j] != grid_in[i - 1][j] - grid_in[i + 1][j];
+  printf("more teams than tiles: %d wrong\n", bad_many);
   /* one team of 64 threads: the tiles need a team of 256, so the loop is dealt as written */
 #pragma omp target teams distribute parallel for collapse(2) num_teams(1) thread_limit(64) map(to: grid_in) map(tofrom: grid_out)
   for (int i = 1; i < R - 1; i++)
@@ -48,6 +56,6 @@ int main(void) {
   for (int i = 1; i < R - 1; i++)
     for (int j = 1; j < C - 1; j++) bad_small += grid_out[i][j] != grid_in[i - 1][j] + grid_in[i + 1][j];
   printf("one team of 64 threads: %d wrong\n", bad_small);
-  printf("%s\n", bad || bad_small ? "FAIL" : "PASS");
+  printf("%s\n", bad || bad_many || bad_small ? "FAIL" : "PASS");
   return 0;
 }
