@@ -1,5 +1,6 @@
 """Tier 1: the tile walks that run as flat nests (analysis/tile_walks.py) and the ones left as
-written. tests/programs/tile_walks.c checks the answers."""
+written, and the stencils whose teams take tiles of rows. tests/programs/tile_walks.c and
+stencil_tiles.c check the answers."""
 from pathlib import Path
 
 import pytest
@@ -66,3 +67,21 @@ def test_other_nests_stay_as_written(tmp_path, nest, clauses):
 def test_two_tile_loops_only(tmp_path):
     nest = "for (int it = 0; it < n; it += t)\n for (int j = 0; j < n; j++)\n  for (int i = it; i < MIN(n, it + t); i++) b[i][j] = 1;"
     assert not [r for r in remarks(tmp_path, nest) if FLAT in r]
+
+
+# -- stencils: teams of 8 x 32 iterations (worksharing.py TEAM_TILE, footprint.reads_neighbouring_rows)
+
+ROWS = "reads neighbouring rows"
+
+
+@pytest.mark.parametrize("body, tiled", [
+    ("b[i][j] = a[i - 1][j] + a[i + 1][j];", True),                        # rows of a 2-D array
+    ("q[i * n + j] = p[(i - 1) * n + j] + p[(i + 1) * n + j];", True),     # of a linearised one
+    ("q[i * n + j] = p[i * n + j - 1] + p[i * n + j + 1];", False),        # one row only
+    ("b[i][j] = a[i][j] + a[j][i];", False),                              # a transpose, not a stencil
+    ("b[i][j] = a[i - 1][j] + p[(i + 1) * n + j];", False),               # two arrays, a row each
+])
+def test_stencils_take_team_tiles(tmp_path, body, tiled):
+    nest = f"for (int i = 1; i < n - 1; i++)\n for (int j = 1; j < n - 1; j++) {{ {body} }}"
+    found = [r for r in remarks(tmp_path, nest) if ROWS in r]
+    assert bool(found) == tiled, remarks(tmp_path, nest)
