@@ -5,8 +5,8 @@
 #include "sparserows.h"
 
 int main(int argc, char **argv) {
-  const int rows = bench_arg(argc, argv, 1, 1048576), max_len = bench_arg(argc, argv, 2, 1048576);
-  sr_matrix m = sr_build(rows, max_len);
+  sr_matrix m = SR_MATRIX(argc, argv);
+  const int rows = m.rows;
   const long nnz = m.nnz;
   long *start = m.start;
   int *col = m.col;
@@ -38,7 +38,7 @@ int main(int argc, char **argv) {
 #endif
       kernel = BENCH_NOW() - k0;
     }
-    bench_report("sparserows", rep, kernel, BENCH_NOW() - t0);
+    bench_report(SR_NAME, rep, kernel, BENCH_NOW() - t0);
   }
   return bench_finish(sr_check(&m, x, y));
 }

@@ -15,8 +15,8 @@ __global__ void __launch_bounds__(256) spmv(int rows, const long *start, const i
 }
 
 int main(int argc, char **argv) {
-  const int rows = bench_arg(argc, argv, 1, 1048576), max_len = bench_arg(argc, argv, 2, 1048576);
-  sr_matrix m = sr_build(rows, max_len);
+  sr_matrix m = SR_MATRIX(argc, argv);
+  const int rows = m.rows;
   float *x = (float *)bench_alloc(sizeof(float) * rows), *y = (float *)bench_alloc(sizeof(float) * rows);
   sr_vector(x, rows);
   bench_warmup();
@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
     float ms = bench_event_ms(e0, e1);
     CUDA_CHECK(cudaMemcpy(y, d_y, sizeof(float) * rows, cudaMemcpyDeviceToHost));
     cudaFree(d_start); cudaFree(d_col); cudaFree(d_val); cudaFree(d_x); cudaFree(d_y);
-    bench_report("sparserows", rep, ms * 1e-3, bench_clock() - t0);
+    bench_report(SR_NAME, rep, ms * 1e-3, bench_clock() - t0);
   }
   return bench_finish(sr_check(&m, x, y));
 }

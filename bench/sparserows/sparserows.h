@@ -23,7 +23,8 @@ static int sr_row_length(int r, int rows, int max_len) {
   return len < 1.0 ? 1 : (int)len;
 }
 
-static sr_matrix sr_build(int rows, int max_len) {
+/* a matrix of `rows` rows, row r of length(r, rows, max_len) nonzeros */
+static sr_matrix sr_build_rows(int rows, int (*length)(int, int, int), int max_len) {
   sr_matrix m;
   m.rows = rows;
   m.cols = rows;
@@ -31,7 +32,7 @@ static sr_matrix sr_build(int rows, int max_len) {
   long nnz = 0;
   for (int r = 0; r < rows; r++) {
     m.start[r] = nnz;
-    nnz += sr_row_length(r, rows, max_len);
+    nnz += length(r, rows, max_len);
   }
   m.start[rows] = nnz;
   m.nnz = nnz;
@@ -44,6 +45,14 @@ static sr_matrix sr_build(int rows, int max_len) {
     }
   return m;
 }
+
+static sr_matrix sr_build(int rows, int max_len) { return sr_build_rows(rows, sr_row_length, max_len); }
+
+/* The benchmark's name and its matrix from the command line: bench/rowmix defines its own. */
+#ifndef SR_NAME
+#define SR_NAME "sparserows"
+#define SR_MATRIX(argc, argv) sr_build(bench_arg(argc, argv, 1, 1048576), bench_arg(argc, argv, 2, 1048576))
+#endif
 
 static void sr_vector(float *x, int n) {
   for (int i = 0; i < n; i++) x[i] = bench_unit((unsigned)i, 11);
