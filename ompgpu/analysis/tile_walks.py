@@ -203,7 +203,7 @@ def _written_in_nest(node: c_ast.Node) -> set[str]:
 def _independent(body: c_ast.Node, i: str, j: str, ranges) -> str | bool | None:
     """True where the body's iterations over a tile are independent (see the module's text), a
     condition (C text) under which they are, or None."""
-    statements = body.block_items or [] if isinstance(body, c_ast.Compound) else [body]
+    statements = (body.block_items or []) if isinstance(body, c_ast.Compound) else [body]
     locals_: set[str] = set()
     stores: list[c_ast.Node] = []
     for s in statements:
