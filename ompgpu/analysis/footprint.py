@@ -296,9 +296,8 @@ def reads_neighbouring_rows(body: c_ast.Node, outer: str, inner: str, env: Env) 
     CUDA's blocks read 2.5)."""
     by_array: dict[str, list[list[Poly]]] = {}
     for a in array_accesses(body):
-        parts = _subscripts(a)
-        if parts is None or contiguous_along(a, (outer, inner), env) is None or \
-                contiguous_along(a, (outer, inner), env)[0] != inner:
+        parts, runs = _subscripts(a), contiguous_along(a, (outer, inner), env)
+        if parts is None or runs is None or runs[0] != inner:
             continue
         polys = [polynomial(sub) for sub in parts[1]]
         if any(p is None for p in polys):

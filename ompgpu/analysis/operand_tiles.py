@@ -87,7 +87,7 @@ def dot_product_nest(body: c_ast.Node, i: str, j: str) -> DotProductNest | None:
             roles.setdefault("col", operand)
     if set(roles) != {"row", "col"}:
         return None
-    written = _written_names(body)
+    written = written_names(body)
     if "*" in written:
         return None   # a store whose target has no name: it could be an operand's
     operand_names = (_names(roles["row"]) | _names(roles["col"])) - {i, j, k}
@@ -141,7 +141,7 @@ def _arithmetic(t: c_ast.Node) -> bool:
             and set(t.type.names) <= _ARITHMETIC)
 
 
-def _written_names(body: c_ast.Node) -> set[str]:
+def written_names(body: c_ast.Node) -> set[str]:
     """The base names of everything the body stores to or increments."""
     out = set()
     for n in walk_nodes(body):
@@ -219,7 +219,7 @@ def transposing_nest(body: c_ast.Node, i: str, j: str, env: Env) -> TransposingN
     if not staged:
         return None
     # scalars the body stores to would be written by the tile's lanes in another order
-    written = _written_names(body)
+    written = written_names(body)
     if "*" in written or any(name not in by_array for name in written):
         return None
     return TransposingNest(tuple(staged.values()))

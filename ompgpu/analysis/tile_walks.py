@@ -37,14 +37,15 @@ from __future__ import annotations
 import copy
 import dataclasses
 
-from pycparser import c_ast, c_generator, c_parser
+from pycparser import c_ast, c_generator
 
 from ompgpu.errors import SourceCoord
 from ompgpu.parser.bind import BoundUnit, OmpConstruct
 from ompgpu.parser.bound import canonical_for, collapse_depth, loop_nest
 from ompgpu.parser.cfront import walk_nodes
 from ompgpu.parser.directives import CExpr, ExprClause
-from ompgpu.analysis.footprint import polynomial as poly
+from ompgpu.analysis.footprint import array_accesses, polynomial as poly
+from ompgpu.analysis.operand_tiles import written_names
 
 __all__ = ["flatten_tile_walks"]
 
@@ -99,14 +100,6 @@ def _text(e: c_ast.Node) -> str:
     return _GEN.visit(e)
 
 
-def _expression(text: str, coord) -> c_ast.Node:
-    """`text` parsed as a C expression (names need no declarations in an expression)."""
-    e = c_parser.CParser().parse(f"void __f(void) {{ (void)({text}); }}").ext[0].body.block_items[0].expr
-    for n in walk_nodes(e):
-        n.coord = coord
-    return e
-
-
 def _flattened(c: OmpConstruct):
     """(the flat nest, the directive, the remark) for a qualifying tile walk, else None."""
     d = c.directive
@@ -115,7 +108,8 @@ def _flattened(c: OmpConstruct):
     schedule = d.clause("schedule")
     if schedule is not None and getattr(schedule, "schedule_kind", None) != "static":
         return None
-    tile_loops, element_loops = loop_nest(c.body, 4)[:2], loop_nest(c.body, 4)[2:]
+    nest = loop_nest(c.body, 4)
+    tile_loops, element_loops = nest[:2], nest[2:]
     tiles = [_counting_loop(f) for f in tile_loops]
     elements = [_counting_loop(f) for f in element_loops]
     if any(p is None for p in tiles + elements):
@@ -123,8 +117,8 @@ def _flattened(c: OmpConstruct):
     tile_vars = [t[0] for t in tiles]
     loop_vars = set(tile_vars) | {e[0] for e in elements}
     body = element_loops[1].stmt
-    written = _written_in_nest(body)
-    ranges = {}   # element variable -> (lower bound, flat end text, T text)
+    written = written_names(body)
+    ranges = {}   # element variable -> (lower bound, flat end, T)
     for var, lb, ub, step, decl in elements:
         if not (isinstance(lb, c_ast.ID) and lb.name in tile_vars) or poly(step) != {(): 1}:
             return None
@@ -162,42 +156,31 @@ def _counting_loop(f: c_ast.For):
     return var, lb, ub, step, f.init.decls[0]
 
 
-def _flat_end(ub: c_ast.Node, tile_var: str, tile) -> str | None:
+def _flat_end(ub: c_ast.Node, tile_var: str, tile) -> c_ast.Node | None:
     """The end of an element loop's flat range: its tile loop's bound N where the element loop
     stops at min(N, it + T) (MIN(N, it + T) as a conditional expression), the end of the last
-    whole tile where it stops at it + T; None for any other bound."""
+    whole tile, lb + ((N - lb + T - 1) / T) * T, where it stops at it + T; None for any other bound."""
     _, t_lb, t_ub, t_step, _ = tile
     tile_end = poly(c_ast.BinaryOp("+", c_ast.ID(tile_var), t_step))
     if tile_end is None:
         return None
     if poly(ub) == tile_end:
-        lb, n, t = _text(t_lb), _text(t_ub), _text(t_step)
-        return f"({lb}) + ((({n}) - ({lb}) + ({t}) - 1) / ({t})) * ({t})"
+        lb, n, t = (copy.deepcopy(e) for e in (t_lb, t_ub, t_step))
+        tiles = c_ast.BinaryOp("/", c_ast.BinaryOp("-", c_ast.BinaryOp("+", c_ast.BinaryOp("-", n, lb), t),
+                                                   c_ast.Constant("int", "1")), copy.deepcopy(t))
+        return c_ast.BinaryOp("+", copy.deepcopy(lb), c_ast.BinaryOp("*", tiles, copy.deepcopy(t)))
     if isinstance(ub, c_ast.TernaryOp) and isinstance(ub.cond, c_ast.BinaryOp) and ub.cond.op in ("<", "<=", ">", ">="):
         small, large = (ub.cond.left, ub.cond.right) if ub.cond.op in ("<", "<=") else (ub.cond.right, ub.cond.left)
         if _text(ub.iftrue) != _text(small) or _text(ub.iffalse) != _text(large):
             return None
         for a, b in ((small, large), (large, small)):
             if poly(a) == tile_end and _text(b) == _text(t_ub):
-                return _text(t_ub)
+                return copy.deepcopy(t_ub)
     return None
 
 
 def _names(e: c_ast.Node | None) -> set[str]:
     return set() if e is None else {n.name for n in walk_nodes(e) if isinstance(n, c_ast.ID)}
-
-
-def _written_in_nest(node: c_ast.Node) -> set[str]:
-    """Names the code stores to (array bases included)."""
-    out = set()
-    for n in walk_nodes(node):
-        target = n.lvalue if isinstance(n, c_ast.Assignment) else (
-            n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") else None)
-        while isinstance(target, (c_ast.ArrayRef, c_ast.StructRef, c_ast.Cast)):
-            target = target.name if isinstance(target, (c_ast.ArrayRef, c_ast.StructRef)) else target.expr
-        if isinstance(target, c_ast.ID):
-            out.add(target.name)
-    return out
 
 
 def _independent(body: c_ast.Node, i: str, j: str, ranges) -> str | bool | None:
@@ -223,7 +206,7 @@ def _independent(body: c_ast.Node, i: str, j: str, ranges) -> str | bool | None:
                     isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "*", "&") and n is not s):
                 return None
     accesses: dict[str, set[str]] = {}
-    for a in _outer_array_refs(body):
+    for a in array_accesses(body):
         base = _base(a)
         if base is None:
             return None
@@ -243,12 +226,6 @@ def _independent(body: c_ast.Node, i: str, j: str, ranges) -> str | bool | None:
         if condition is not True and condition not in conditions:
             conditions.append(condition)
     return " && ".join(conditions) if conditions else True
-
-
-def _outer_array_refs(body: c_ast.Node):
-    """Every array access once (the outermost ArrayRef of a[i][j])."""
-    inner = {id(n.name) for n in walk_nodes(body) if isinstance(n, c_ast.ArrayRef)}
-    return [n for n in walk_nodes(body) if isinstance(n, c_ast.ArrayRef) and id(n) not in inner]
 
 
 def _base(a: c_ast.Node) -> str | None:
@@ -308,7 +285,9 @@ def _flat_nest(element_loops: list[c_ast.For], ranges, coord_loop: c_ast.For) ->
         lb, end, _ = ranges[var]
         decl = copy.copy(f.init.decls[0])
         decl.init = copy.deepcopy(lb)
-        cond = c_ast.BinaryOp("<", c_ast.ID(var, f.coord), _expression(end, f.coord), f.coord)
+        for n in walk_nodes(end):
+            n.coord = f.coord
+        cond = c_ast.BinaryOp("<", c_ast.ID(var, f.coord), end, f.coord)
         loops.append(c_ast.For(c_ast.DeclList([decl], f.coord), cond, c_ast.UnaryOp("p++", c_ast.ID(var, f.coord), f.coord),
                                None, f.coord))
     loops[0].stmt = loops[1]

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pycparser import c_ast
 
 from ompgpu.errors import OmpgpuError, OmpSemanticError, UnsupportedError
-from ompgpu.parser.cfront import walk_nodes
-from ompgpu.parser.context import construct_traits, device_matches, host_matches
+from ompgpu.parser.cfront import set_declname, walk_nodes
+from ompgpu.parser.context import construct_names, device_matches, host_matches
 from ompgpu.parser.directives import Directive, MatchClause
 from ompgpu.parser.mappers import element_type_key, type_key
 from ompgpu.parser.bound import DeclaredVariant, OmpConstruct, declared_names, defined_functions
@@ -167,12 +167,11 @@ class FileScopeBinding:
         match = d.clause("match")
         if not isinstance(match, MatchClause):
             raise self._err(OmpSemanticError, "'#pragma omp begin declare variant' needs a match clause", d.coord)
-        per_call = bool(construct_traits(match.traits))
         # A block with construct traits: its functions are variants wherever the rest matches,
         # chosen where each call stands (parser/variants.py), on the host as on the GPU.
         static = tuple(t for t in match.traits if t.trait_set != "construct")
         try:
-            device_matches(match.traits, self.offload_arch)   # (the construct traits' errors)
+            per_call = bool(construct_names(match.traits))
             on_host = host_matches(static, self.offload_arch)
             on_device = device_matches(static, self.offload_arch)
         except OmpgpuError as exc:
@@ -224,10 +223,7 @@ class FileScopeBinding:
             self.block_variants.append(DeclaredVariant(base, variant, d.clause("match").traits, d))
         self.host_renames.append((decl.coord.line, decl.coord.column, base, variant))
         decl.name = variant
-        t = decl.type
-        while not isinstance(t, c_ast.TypeDecl):
-            t = t.type
-        t.declname = variant
+        set_declname(decl.type, variant)
         return node
 
     def _declare_initializer_references(self, ast: c_ast.FileAST) -> None:

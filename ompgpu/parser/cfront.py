@@ -434,6 +434,13 @@ def _cached_header_parse(prefix: str) -> tuple[list[c_ast.Node], list[str]] | No
     return value
 
 
+def set_declname(t: c_ast.Node, name: str | None) -> None:
+    """Names a declarator: the TypeDecl under its pointer, array and function declarators."""
+    while not isinstance(t, c_ast.TypeDecl):
+        t = t.type
+    t.declname = name
+
+
 def walk_nodes(node: c_ast.Node):
     """The node and every node below it (iteratively: expressions can nest thousands deep)."""
     todo = [node]

@@ -19,7 +19,7 @@ from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.parser.clause_rules import int_constant
 from ompgpu.parser.directives import Directive, TraitSelector, WhenClause
 
-__all__ = ["CONSTRUCT_TRAITS", "construct_traits", "device_matches", "host_matches", "select_metadirective",
+__all__ = ["CONSTRUCT_TRAITS", "construct_names", "construct_traits", "device_matches", "host_matches", "select_metadirective",
            "selector_score"]
 
 _DEVICE_KINDS = {"gpu": True, "nohost": True, "any": True, "host": False, "cpu": False, "fpga": False}
@@ -43,18 +43,22 @@ def device_matches(traits: tuple[TraitSelector, ...], offload_arch: str,
         _trait_matches(t, offload_arch) for t in traits if t.trait_set != "construct")
 
 
-def _constructs_match(traits: tuple[TraitSelector, ...], context: tuple[str, ...]) -> bool:
-    """Whether the construct traits, in order, are a subsequence of the construct set."""
-    names = []
+def construct_names(traits: tuple[TraitSelector, ...]) -> tuple[str, ...]:
+    """The names of a selector's construct traits, in order; errors for unknown ones and for
+    properties (`simd(simdlen(4))`)."""
     for t in construct_traits(traits):
         if t.name not in CONSTRUCT_TRAITS:
             raise OmpSemanticError(f"unknown construct trait '{t.name}' (expected {', '.join(CONSTRUCT_TRAITS)})",
                                    t.coord)
         if t.properties:
             raise UnsupportedError(f"properties of the construct trait '{t.name}' are not supported yet", t.coord)
-        names.append(t.name)
+    return tuple(t.name for t in construct_traits(traits))
+
+
+def _constructs_match(traits: tuple[TraitSelector, ...], context: tuple[str, ...]) -> bool:
+    """Whether the construct traits, in order, are a subsequence of the construct set."""
     rest = iter(context)
-    return all(any(c == name for c in rest) for name in names)
+    return all(any(c == name for c in rest) for name in construct_names(traits))
 
 
 def selector_score(traits: tuple[TraitSelector, ...], context: tuple[str, ...]) -> tuple[int, int]:

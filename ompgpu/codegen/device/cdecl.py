@@ -9,6 +9,7 @@ from pycparser import c_ast
 from ompgpu.analysis.symbols import Env, resolve_typedef, walk_nodes
 from ompgpu.codegen.cprint import CPrinter
 from ompgpu.errors import SourceCoord, UnsupportedError
+from ompgpu.parser.cfront import set_declname
 from ompgpu.parser.clause_rules import int_constant
 
 
@@ -179,9 +180,3 @@ def is_integer_type(t: c_ast.Node | None, env: Env) -> bool:
     """Whether t (typedefs followed) is an integer type (an enum counts; _Bool does not)."""
     resolved = resolve_typedef(t, env)
     return integer_words(t, env) is not None or (isinstance(resolved, c_ast.TypeDecl) and isinstance(resolved.type, c_ast.Enum))
-
-
-def set_declname(t: c_ast.Node, name: str | None) -> None:
-    while not isinstance(t, c_ast.TypeDecl):
-        t = t.type
-    t.declname = name

@@ -18,7 +18,8 @@ from ompgpu.parser.bind import OmpConstruct, loop_binding
 from ompgpu.plan.mode import KernelPlan
 from ompgpu.codegen.device import data_sharing, parallel, sync, tasks, worksharing
 
-from ompgpu.codegen.device.cdecl import CGen, cxx_name, named, type_string, set_declname
+from ompgpu.codegen.device.cdecl import CGen, cxx_name, named, type_string
+from ompgpu.parser.cfront import set_declname
 
 if TYPE_CHECKING:  # the generator that makes Emitters (program.py imports this module)
     from ompgpu.codegen.device.program import DeviceGenerator

@@ -43,14 +43,14 @@ RENAMED_HOST_API = ("omp_target_alloc", "omp_target_free", "omp_target_memcpy", 
 
 # The names, or a string literal or character constant (which keep their text: a message that
 # names omp_target_alloc prints as written).
-_RENAME_RE = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|\b(' + "|".join(RENAMED_HOST_API) + r")\b")
+_LITERALS = r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|'
+_RENAME_RE = re.compile(_LITERALS + r"\b(" + "|".join(RENAMED_HOST_API) + r")\b")
 
 # The C library's heap functions, which a file that requires unified_shared_memory calls as
 # ompgpu_usm_* (runtime/host/usm.cpp: managed memory where a device cannot reach pageable
 # memory); not members (`s.free`), not inside literals.
 _HEAP_FUNCTIONS = ("malloc", "calloc", "realloc", "aligned_alloc", "posix_memalign", "free")
-_HEAP_RE = re.compile(r'"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'|(?<!\.)(?<!->)\b('
-                      + "|".join(_HEAP_FUNCTIONS) + r")\b")
+_HEAP_RE = re.compile(_LITERALS + r"(?<!\.)(?<!->)\b(" + "|".join(_HEAP_FUNCTIONS) + r")\b")
 
 
 @dataclass(frozen=True)
