@@ -31,6 +31,7 @@ from ompgpu.parser.variants import resolve_variants
 from ompgpu.analysis.tile_walks import flatten_tile_walks
 from ompgpu.timing import phase, start_report, stop_report
 from ompgpu.plan.mode import plan_kernels
+from ompgpu.plan.persistent_loops import plan_persistent_loops
 from ompgpu.toolchain import (DEVICE_RT, EMU_LINKED_USE, EMU_RT, HOST_RT, find_cuda, host_cc, host_compiler_identity, host_cxx, linker_flags,
                               host_openmp_flags, emu_prelude, nesting_flags, run, runtime_library, SOURCE_ENCODING)
 
@@ -125,8 +126,9 @@ def _translate(path: str, opts: Options) -> Translation:
             program = outline(bound)
         with phase("plan kernels"):
             plans = plan_kernels(program, opts.mode)
+            loops = plan_persistent_loops(program, plans)
         with phase("generate device code"):
-            device = generate_device(program, plans)
+            device = generate_device(program, plans, loops)
         # Device code: kernels, or declare target functions and variables that other files may use.
         has_device_code = bool(program.kernels or device.globals or device.defines_functions or device.external_device_code)
         image = plan_device_image(device, opts) if has_device_code else None
@@ -134,12 +136,13 @@ def _translate(path: str, opts: Options) -> Translation:
             host = generate_host(program, device.kernel_names, opts.offload, device.globals, device.kernel_modes,
                                  device.kernel_max_threads, opts.offload_arch, device.kernel_dense,
                                  host_openmp_gaps(host_compiler_identity(host_cc())), device.indirect_functions,
-                                 device.indirect_table, image, device.kernel_scratch, device.kernel_combine)
+                                 device.indirect_table, image, device.kernel_scratch, device.kernel_combine, loops)
     except OmpgpuError as exc:
         exc.coord = bound.coord_fixer.fix(exc.coord)
         raise
     # (coord, message) or (coord, message, "analysis"): the inputs of a decision
-    remarks = tuple(f"{r[0]}: remark: {r[1]} [-Rpass{'-analysis' if r[2:] == ('analysis',) else ''}=ompgpu]"
+    # (coord, message[, "analysis" | "missed"]): a decision, its inputs, or what was not done and why
+    remarks = tuple(f"{r[0]}: remark: {r[1]} [-Rpass{'-' + r[2] if r[2:3] and r[2] else ''}=ompgpu]"
                     for r in (*tile_remarks, *device.remarks))
     return Translation(path, host, device.cuda if has_device_code or opts.emit_cuda else None, remarks,
                        device.external_device_code, tuple((k.function, device.kernel_names[id(k)]) for k in program.kernels),
@@ -183,7 +186,8 @@ def _compile_and_link(opts: Options, translated: dict[str, Translation] | None =
             for w in t.warnings:
                 print(w, file=sys.stderr)
         for r in t.remarks:
-            if opts.analysis_remarks if r.endswith("[-Rpass-analysis=ompgpu]") else opts.remarks:
+            family = {"[-Rpass-analysis=ompgpu]": opts.analysis_remarks, "[-Rpass-missed=ompgpu]": opts.missed_remarks}
+            if family.get(r[r.rindex(" ") + 1:], opts.remarks):
                 print(r, file=sys.stderr)
         translations.append(t)
     if opts.syntax_only:

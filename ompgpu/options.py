@@ -39,6 +39,7 @@ Options of `ompgpu cc` (gcc/clang conventions):
   -save-temps             keep the intermediate files in the current folder
   -Rpass=ompgpu           remarks: the mode of each kernel and why
   -Rpass-analysis=ompgpu  remarks: the inputs of the decisions (cache lines a loop's iterations touch)
+  -Rpass-missed=ompgpu    remarks: what was not done and why (host loops left as a launch per region)
   --version               print the version
 """
 
@@ -55,6 +56,7 @@ class Options:
     time_report: bool = False  # -ftime-report
     remarks: bool = False
     analysis_remarks: bool = False
+    missed_remarks: bool = False
     no_warnings: bool = False
     debug: bool = False
     opt_level: str = "-O2"
@@ -197,6 +199,8 @@ def parse_cc_args(argv: list[str]) -> Options:
             o.remarks = True
         elif a == "-Rpass-analysis=ompgpu":
             o.analysis_remarks = True
+        elif a == "-Rpass-missed=ompgpu":
+            o.missed_remarks = True
         elif a.startswith("-Rpass"):
             pass  # other remark families: nothing to say
         elif a == "-pthread":

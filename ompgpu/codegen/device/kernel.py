@@ -70,7 +70,9 @@ def packed_team_blocker(texts: list[str], user_calls: list[str]) -> str | None:
     return None
 
 
-def emit_kernel(em, k: Kernel, kname: str) -> dict:
+def emit_kernel(em, k: Kernel, kname: str, region_function: bool = False) -> dict:
+    """The kernel's parts for device.cu.j2; `region_function`: its code goes in a device function
+    that the kernel calls, which a persistent loop calls too (plan/persistent_loops.py)."""
     note_location(k.coord)
     body = k.body
     # In a target region's serial code, the initial task's variables (mapped ones too) are
@@ -92,7 +94,7 @@ def emit_kernel(em, k: Kernel, kname: str) -> dict:
         if cap.how == "literal" and is_array(t):
             # A firstprivate array: passed by value, the kernel's own copy.
             value_t = f"ompgpu_by_value<{by_value_type(t, cap.name, k.coord)}>"
-            params.append((f"{value_t} {name}__value", value_t))
+            params.append((f"{value_t} {name}__value", value_t, f"{name}__value"))
             if id(em.env.lookup(cap.name).decl) in em.escaping:
                 promotions.append(render("promote.j2", type=type_string(t), name=name, array=True).strip())
             else:
@@ -101,12 +103,13 @@ def emit_kernel(em, k: Kernel, kname: str) -> dict:
             pt = cap.sym.type if cap.how == "literal" else decay(t if isinstance(t, c_ast.ArrayDecl) else cap.sym.type)
             # A parameter that a parallel region shares by address moves onto the soft stack.
             promoted = id(em.env.lookup(cap.name).decl) in em.escaping
-            params.append((type_string(pt, name + "__param" if promoted else name), type_string(pt)))
+            pname = name + "__param" if promoted else name
+            params.append((type_string(pt, pname), type_string(pt), pname))
             if promoted:
                 promotions.append(render("promote.j2", type=type_string(pt), name=name, array=False).strip())
         else:
             pt = c_ast.PtrDecl([], cap.sym.type)
-            params.append((type_string(pt, name + "__map"), type_string(pt)))
+            params.append((type_string(pt, name + "__map"), type_string(pt), name + "__map"))
             aliases.append(f"auto &{name} = *{name}__map;")
     privates = [data_sharing.declare_private(em, s, k.construct.directive) for s in k.privates]
     text = em.stmt_text(body)
@@ -125,7 +128,8 @@ def emit_kernel(em, k: Kernel, kname: str) -> dict:
     if em.long_grid_loop and dense_teams >= 2 and packed == 1:
         variants.append({"name": f"{kname}__dense", "bounds": f"{bound}, {dense_teams}",
                          "note": f"; the instance for {dense_teams} resident teams per SM"})
-    return {"name": kname, "coord": k.coord, "params": params, "aliases": aliases, "promotions": promotions,
+    return {"name": kname, "coord": k.coord, "params": [p[:2] for p in params], "param_names": [p[2] for p in params],
+            "region_function": region_function, "aliases": aliases, "promotions": promotions,
             "privates": privates, "body": text, "max_threads": bound, "plan": em.plan,
             "mode": em.plan.mode, "lean": em.plan.lean, "combined": em.plan.combined, "variants": variants,
             "packed": packed, "spread_bytes": spread_scratch_bytes(k) if em.plan.spread else 0,

@@ -23,7 +23,8 @@ from ompgpu.outliner.outline import Kernel, Program, unique_kernel_names
 from ompgpu.parser.bind import default_mem_order
 from ompgpu.plan.combine import capture_roles
 from ompgpu.plan.mode import KernelPlan
-from ompgpu.codegen.device import kernel, parallel, printer
+from ompgpu.plan.persistent_loops import LoopPlan
+from ompgpu.codegen.device import kernel, parallel, persistent, printer
 from ompgpu.codegen.device.cdecl import (CGen, has_body, anonymous_tag, base_type, tag_keys, variably_modified,
                                          local_declarations)
 
@@ -36,6 +37,7 @@ class LaunchShape:
     team_threads: int    # the team size a packed kernel is compiled for (its launch bound)
     scratch: int = 0     # 1: one more parameter, the launch's zeroed scratch (inner loops spread across the grid)
     combine: int = 0     # 1: one more parameter, last: the launch's mask of combined atomic updates
+    cooperative: int = 0  # 1: launched cooperatively, every block resident (a persistent loop's kernel)
 
 
 def device_global_symbol(name: str) -> str:
@@ -77,13 +79,14 @@ def indirect_table_name(path: str) -> str:
     return "__ompgpu_indirect_" + hashlib.sha1(str(Path(path).resolve()).encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
-def generate_device(program: Program, plans: dict[int, KernelPlan]) -> DeviceOutput:
-    return DeviceGenerator(program, plans).run()
+def generate_device(program: Program, plans: dict[int, KernelPlan], loops: LoopPlan | None = None) -> DeviceOutput:
+    return DeviceGenerator(program, plans, loops).run()
 
 
 class DeviceGenerator:
-    def __init__(self, program: Program, plans: dict[int, KernelPlan]):
+    def __init__(self, program: Program, plans: dict[int, KernelPlan], loops: LoopPlan | None = None):
         self.p = program
+        self.loops = loops if loops is not None else LoopPlan((), ())
         self.plans = dict(plans)  # _kernel may take a kernel's packed teams back
         self.default_mem_order = default_mem_order(program.bound)
         self.workfns: list[parallel.WorkFunction] = []
@@ -126,7 +129,8 @@ class DeviceGenerator:
             self.remarks.append((k.coord, f"{kname}: {plan.team_shape}"))
         saved = self._snapshot() if plan.packed_teams > 1 else None
         em = printer.Emitter(self, kname, k.env, master=True, plan=plan)
-        kt = kernel.emit_kernel(em, k, kname)
+        region_function = id(k) in self.loops.kernel_ids()
+        kt = kernel.emit_kernel(em, k, kname, region_function)
         if saved is not None:
             new_workfns = self.workfns[saved["workfns"]:]
             why = kernel.packed_team_blocker([kt["body"], *kt["aliases"], *kt["privates"], *kt["promotions"],
@@ -212,6 +216,13 @@ class DeviceGenerator:
             reach = set().union(*(self.regions_of.get(f, set()) for f in code))
             kt["workfns"] = [w for w in self.workfns if w.id in reach]
             self.remarks.append((kt["coord"], kernel.mode_remark(kt["name"], kt["plan"], len(kt["workfns"]))))
+        parts = {id(k): kt for k, kt in zip(self.p.kernels, kernels)}
+        loops = []
+        for loop in self.loops.loops:
+            em = printer.Emitter(self, loop.name, loop.env, master=False)
+            loops.append(persistent.emit_loop(em, loop, parts))
+            self.calls[loop.name] = em.called
+        self.remarks += self.loops.remarks
         globals_ = self._device_globals()
         protos += [printer.Emitter(self, "", self.p.globals_env, master=False).prototype(c_ast.FuncDef(self.external_decls[n], None, None),
                                                                                   extern=True)
@@ -219,7 +230,7 @@ class DeviceGenerator:
         indirect = [n for n in order if n in self.p.bound.indirect_functions]
         indirect_table = indirect_table_name(self.p.bound.pre.path) if indirect else None
         cuda = render("device.cu.j2", source=self.p.bound.pre.path, types=types, globals=globals_,
-                      prototypes=protos, workfns=self.workfns, functions=fn_texts, kernels=kernels,
+                      prototypes=protos, workfns=self.workfns, functions=fn_texts, kernels=kernels, loops=loops,
                       critical_names=sorted(self.critical_names), global_names=self.global_names,
                       indirect_calls=self.indirect_calls, indirect_functions=indirect, indirect_table=indirect_table)
         cuda = escape_source_bytes(finalize_line_markers(cuda, Path(self.p.bound.pre.path).stem + ".device.cu"))
@@ -237,7 +248,8 @@ class DeviceGenerator:
                                             for k in self.p.kernels if self.plans[id(k)].combine_atomics},
                             launch_shapes={v["name"]: LaunchShape(len(kt["params"]), kt["packed"], kt["max_threads"],
                                                                   1 if kt["spread_bytes"] else 0, 1 if kt["combine"] else 0)
-                                           for kt in kernels for v in kt["variants"]})
+                                           for kt in kernels for v in kt["variants"]}
+                                          | {lt["name"]: LaunchShape(4, 1, lt["threads"], cooperative=1) for lt in loops})
 
     # -- declarations the device needs --------------------------------------------
     def _is_user_decl(self, node: c_ast.Node) -> bool:

@@ -18,10 +18,12 @@ from ompgpu.analysis.footprint import short_iteration
 from ompgpu.codegen.render import render
 from ompgpu.errors import UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, target_kind
+from ompgpu.plan.persistent_loops import LoopPlan, PersistentLoop
 
 from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.codegen.cprint import CPrinter
 from ompgpu.parser.bind import OmpConstruct, canonical_for, collapse_depth, loop_nest
+from ompgpu.codegen.host import persistent
 from ompgpu.codegen.host.maps import data_maps, kernel_maps, update_sections
 from ompgpu.codegen.host.allocate_directive import lower_allocate_directives
 from ompgpu.codegen.host.allocators import allocator_setup, lower_trait_allocators
@@ -72,7 +74,7 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
                   host_gaps: frozenset[str] = frozenset(), indirect_functions: tuple[str, ...] = (),
                   indirect_table: str | None = None, image: DeviceImage | None = None,
                   kernel_scratch: dict[int, int] | None = None,
-                  kernel_combine: dict[int, tuple[int, ...]] | None = None) -> str:
+                  kernel_combine: dict[int, tuple[int, ...]] | None = None, loops: LoopPlan | None = None) -> str:
     """The host code of the file; `host_gaps` names the OpenMP the host compiler lacks
     (compat.host_openmp_gaps), which the host code gets lowered."""
     pre = program.bound.pre
@@ -96,6 +98,11 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
         end = body_start if c.body is None else statement_end(text, body_start, c)
         spans.append((start, end, body_start, c))
     descs, locs = [], []
+    for loop in (loops.loops if loops is not None else ()):
+        span = persistent.loop_span(text, line_starts, loop)
+        if span is not None:
+            spans.append((span[0], span[1], span[0], loop))
+            descs.append(persistent.loop_desc(loop))
     link_globals = _link_globals(program)
 
     def replace(lo: int, hi: int, inner: list) -> str:
@@ -113,7 +120,10 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
         out.append(text[pos:hi])
         return "".join(out)
 
-    def construct_text(start, end, body_start, c: OmpConstruct, nested) -> str:
+    def construct_text(start, end, body_start, c: OmpConstruct | PersistentLoop, nested) -> str:
+        if isinstance(c, PersistentLoop):
+            entries = persistent.loop_entries(c, link_globals, dict(program.bound.vla_sizes))
+            return persistent.loop_text(c, f"__ompgpu_kd_{c.name}", entries, replace(start, end, nested))
         d = c.directive
         loc_name = f"__ompgpu_loc{len(locs)}"
         locs.append({"name": loc_name, "file": d.coord.file, "line": d.coord.line, "col": d.coord.col, "construct": d.name})

@@ -12,6 +12,7 @@
 //   reduction.cuh        warp-shuffle reductions with one atomic per warp
 //   spread.cuh           a teams distribute's inner loops spread over the grid
 //   combine.cuh          atomic additions summed per block before they go to memory
+//   grid.cuh             the grid barrier of a host loop run as one persistent kernel
 //   api.cuh              omp_* routines, omp_lock_t / omp_nest_lock_t
 //   launch.cuh           OMPGPU_LAUNCH_KERNEL / OMPGPU_DYNAMIC_SHARED for CUDA
 //   indirect.cuh         calls through function pointers (declare target indirect); included
@@ -31,6 +32,7 @@
 #include "reduction.cuh"
 #include "spread.cuh"
 #include "combine.cuh"
+#include "grid.cuh"
 #include "api.cuh"
 #include "launch.cuh"
 

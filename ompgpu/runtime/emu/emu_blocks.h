@@ -71,6 +71,9 @@ void pool_run(Launch &L, int workers);
 
 #define OMPGPU_LAUNCH_KERNEL(kernel, grid, block, shmem, stream, ...) \
   ::ompgpu_emu::launch_kernel(#kernel, kernel, (grid), (block), (shmem), (cudaStream_t)(stream), ##__VA_ARGS__)
+// A cooperative launch (cudaLaunchCooperativeKernel): a cudaError_t
+#define OMPGPU_LAUNCH_COOPERATIVE(kernel, grid, block, shmem, stream, ...) \
+  ::ompgpu_emu::launch_kernel_as(true, #kernel, kernel, (grid), (block), (shmem), (cudaStream_t)(stream), ##__VA_ARGS__)
 #define OMPGPU_DYNAMIC_SHARED() (::ompgpu_emu::dynamic_shared())
 
 

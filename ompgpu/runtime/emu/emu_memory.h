@@ -92,7 +92,9 @@ inline cudaError_t launch(Launch &L) {
   watchdog_start();
   state().launch_name = L.name;
   __atomic_store_n(&state().launch_start_ns, now_ns(), __ATOMIC_RELAXED);
-  int workers = (int)std::min<unsigned long long>((unsigned long long)c.threads, L.nblocks) - 1;
+  if (L.cooperative && L.nblocks > kMaxCooperativeBlocks) return set_error(cudaErrorCooperativeLaunchTooLarge);
+  int workers = L.cooperative ? (int)L.nblocks - 1
+                              : (int)std::min<unsigned long long>((unsigned long long)c.threads, L.nblocks) - 1;
   if (workers <= 0)
     run_blocks(L);
   else
@@ -112,8 +114,8 @@ struct KernelCall {
 };
 
 template <class... P, class... A>
-inline void launch_kernel(const char *name, void (*fn)(P...), dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
-                          A &&...args) {
+inline cudaError_t launch_kernel_as(bool cooperative, const char *name, void (*fn)(P...), dim3 grid, dim3 block,
+                                    size_t shmem, cudaStream_t stream, A &&...args) {
   static_assert(sizeof...(P) == sizeof...(A), "OMPGPU_LAUNCH_KERNEL: wrong number of kernel arguments");
   using Tuple = std::tuple<std::decay_t<P>...>;
   KernelCall<Tuple, void (*)(P...)> call{fn, Tuple(std::forward<A>(args)...)};
@@ -126,7 +128,14 @@ inline void launch_kernel(const char *name, void (*fn)(P...), dim3 grid, dim3 bl
   L.block = block;
   L.shmem = shmem;
   L.stream = stream;
-  launch(L);
+  L.cooperative = cooperative;
+  return launch(L);
+}
+
+template <class... P, class... A>
+inline void launch_kernel(const char *name, void (*fn)(P...), dim3 grid, dim3 block, size_t shmem, cudaStream_t stream,
+                          A &&...args) {
+  (void)launch_kernel_as(false, name, fn, grid, block, shmem, stream, std::forward<A>(args)...);
 }
 
 inline char *dynamic_shared() {

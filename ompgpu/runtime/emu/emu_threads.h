@@ -12,6 +12,9 @@ namespace ompgpu_emu {
 constexpr unsigned kMaxThreads = 1024;
 constexpr unsigned kMaxWarps = kMaxThreads / 32;
 constexpr int kNumBarriers = 16;
+// Blocks of a cooperative launch: each runs on an OS thread of its own (a grid barrier needs
+// every block at once); the host runtime asks for few (runtime/host/persistent.cpp)
+constexpr unsigned long long kMaxCooperativeBlocks = 64;
 constexpr size_t kMaxDynShared = 227 * 1024;      // sharedMemPerBlockOptin of sm_90
 constexpr size_t kDefaultDynShared = 48 * 1024;   // without cudaFuncSetAttribute
 constexpr uint64_t kPoison = 0x7ff8dead7fc0deadull;  // shuffle from a lane that is not there
@@ -217,6 +220,9 @@ struct Launch {
   unsigned nthreads = 0;
   unsigned long long nblocks = 0;
   unsigned long long next_block = 0;   // __atomic
+  // cudaLaunchCooperativeKernel: every block runs at once, each on an OS thread of its own, so
+  // that a grid barrier (runtime/device/grid.cuh) sees all of them arrive
+  bool cooperative = false;
 };
 
 struct Exec {

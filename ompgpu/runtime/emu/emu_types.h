@@ -66,6 +66,7 @@ enum cudaError {
   cudaErrorIllegalAddress = 700,
   cudaErrorLaunchOutOfResources = 701,
   cudaErrorLaunchTimeout = 702,
+  cudaErrorCooperativeLaunchTooLarge = 720,
   cudaErrorAssert = 710,
   cudaErrorLaunchFailure = 719,
   cudaErrorNotSupported = 801,

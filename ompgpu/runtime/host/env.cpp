@@ -122,6 +122,12 @@ Env *parse_env() {
     if (parse_ll(s, &v) && v >= 0) e->grid_waves = v;
     else warning("ignoring OMPGPU_GRID_WAVES='%s' (expected a number of waves, 0 for none)", s);
   }
+  if (const char *s = std::getenv("OMPGPU_LOOP_TEAMS")) {
+    long long v;
+    if (parse_ll(s, &v) && v >= 0) e->loop_teams = v;
+    else warning("ignoring OMPGPU_LOOP_TEAMS='%s' (expected a number of teams, 0 for all the GPU holds)", s);
+  }
+  if (const char *s = std::getenv("OMPGPU_PERSISTENT_LOOPS")) e->persistent_loops = std::strcmp(s, "0") != 0;
   if (const char *s = std::getenv("OMPGPU_COPY_THREADS")) {
     long long v;
     if (parse_ll(s, &v) && v >= 0 && v <= 64) e->copy_threads = static_cast<int>(v);

@@ -67,6 +67,11 @@ struct Env {
   // starting teams (saxpy at 2^24 on an H200: 77.7 us, 64.3 with 2 waves; bench/results
   // s8-h200-2026-11-28-run6).
   long long grid_waves = 4;
+  // OMPGPU_LOOP_TEAMS: the teams of a persistent loop's kernel (at most what the GPU holds at
+  // once); 0: all it holds. OMPGPU_PERSISTENT_LOOPS=0 runs such loops as written (a kernel per
+  // region and iteration), to compare.
+  long long loop_teams = 0;
+  bool persistent_loops = true;
   // OMPGPU_STAGING_BUFFERS, OMPGPU_STAGING_CHUNK_BYTES: the pinned staging buffers of a device
   // (chunks of a staged copy in flight, 2 to 16) and each one's size (the largest chunk).
   int staging_buffers = 3;

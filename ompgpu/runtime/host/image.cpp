@@ -32,6 +32,8 @@ struct Driver {
   CUresult (*module_get_global)(CUdeviceptr *, size_t *, CUmodule, const char *) = nullptr;
   CUresult (*launch_kernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
                             void **, void **) = nullptr;
+  CUresult (*launch_cooperative)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                 CUstream, void **) = nullptr;
   CUresult (*occupancy)(int *, CUfunction, int, size_t) = nullptr;
   CUresult (*func_get_attribute)(int *, CUfunction_attribute, CUfunction) = nullptr;
   CUresult (*memcpy_htod)(CUdeviceptr, const void *, size_t) = nullptr;
@@ -59,6 +61,7 @@ const Driver &driver() {
     entry_point(x, "cuModuleGetFunction", x.module_get_function);
     entry_point(x, "cuModuleGetGlobal", x.module_get_global);
     entry_point(x, "cuLaunchKernel", x.launch_kernel);
+    entry_point(x, "cuLaunchCooperativeKernel", x.launch_cooperative);
     entry_point(x, "cuOccupancyMaxActiveBlocksPerMultiprocessor", x.occupancy);
     entry_point(x, "cuFuncGetAttribute", x.func_get_attribute);
     entry_point(x, "cuMemcpyHtoD", x.memcpy_htod);
@@ -241,6 +244,9 @@ extern "C" int ompgpu_image_launch(ompgpu_image_kernel *k, const ompgpu_launch_c
     if (k->combine) packed_args[extra++] = const_cast<unsigned *>(&cfg->combine);   // combined atomics' mask
     args = packed_args;
   }
+  if (k->cooperative)   // every block resident at once (a persistent loop's grid barrier)
+    return as_cuda_error(driver().launch_cooperative(f, grid, 1, 1, block, 1, 1, static_cast<unsigned>(cfg->dyn_shmem),
+                                                     static_cast<CUstream>(cfg->stream), args));
   const CUresult r = driver().launch_kernel(f, grid, 1, 1, block, 1, 1, static_cast<unsigned>(cfg->dyn_shmem),
                                             static_cast<CUstream>(cfg->stream), args, nullptr);
   return as_cuda_error(r);

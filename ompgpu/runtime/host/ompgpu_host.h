@@ -110,6 +110,10 @@ typedef struct ompgpu_kernel_desc {
                                       launch (the region's one copy, which its teams share), the kernel's
                                       argument; nothing enters the present table; freed after the kernel */
 
+#define OMPGPU_MAP_LOOP_COPY 0x8000 /* persistent loop (ompgpu_persistent_loop): a scalar the loop keeps; where it
+                                      is not present, the loop's kernel gets a copy of its own (the
+                                      region's map clause copies it in and out there) */
+
 /* The `device` argument when the construct has no device clause: use the
    default-device ICV (OMP_DEFAULT_DEVICE / omp_set_default_device). Any other value is
    the clause's value: 0 .. omp_get_num_devices()-1 a GPU, omp_get_num_devices() (what
@@ -136,6 +140,16 @@ typedef struct ompgpu_srcloc { const char *file; int line, col; const char *cons
   ((thread_limit) > 0 && (long long)(thread_limit) < (long long)(nt) ? (int)(thread_limit) : (int)(nt))
 int  ompgpu_target(const ompgpu_kernel_desc *k, long long device, int if_cond,
                    int num_teams, int thread_limit, int n, ompgpu_map_entry *maps);
+/* A host loop run as one persistent kernel (plan/persistent_loops.py): k is the loop's kernel,
+   launched cooperatively once with every block resident; its parameters are the device addresses
+   of the n entries (one pointer each, in order), the grid barrier's two words, the presence bits
+   of the entries and the loop's scalars (`state`, state_bytes bytes, copied in before and out
+   after). Entries flagged OMPGPU_MAP_LOOP_COPY that are not present get a device copy of their
+   own; every other entry must be present. Returns 0 when the loop ran there, 1 when the caller
+   must run the loop as written (no device, OMP_TARGET_OFFLOAD=DISABLED, an entry not present, no
+   cooperative launch): nothing was done then. */
+int  ompgpu_persistent_loop(const ompgpu_kernel_desc *k, long long device, int n, ompgpu_map_entry *maps,
+                            void *state, long long state_bytes);
 /* The same for a kernel that is one loop dealt out over the grid, whose iteration count the
    host computed (trip_count >= 0): without num_teams / OMP_NUM_TEAMS the runtime launches
    enough teams for one iteration per thread. */
@@ -265,6 +279,7 @@ typedef struct ompgpu_image_kernel {
   unsigned team_threads;     /* packed: the team size it is compiled for */
   unsigned scratch;          /* 1: the launch's scratch follows the parameters (inner loops spread across the grid) */
   unsigned combine;          /* 1: the launch's mask of combined atomic updates is the last parameter */
+  unsigned cooperative;      /* 1: launched cooperatively (every block resident: a persistent loop's kernel) */
   void *function[OMPGPU_IMAGE_DEVICES];
 } ompgpu_image_kernel;
 int ompgpu_image_launch(ompgpu_image_kernel *k, const ompgpu_launch_config *cfg, void **args);

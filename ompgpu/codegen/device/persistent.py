@@ -1,0 +1,65 @@
+"""A host loop run as one persistent kernel (plan/persistent_loops.py): the parts of its kernel
+for persistent_loop.j2. The loop's host statements are the user's, printed for the device; each
+thread runs them on its own copies of the loop's scalars."""
+from __future__ import annotations
+
+from pycparser import c_ast
+
+from ompgpu.analysis.symbols import Symbol, resolve_typedef
+from ompgpu.codegen.device.cdecl import cxx_name
+from ompgpu.plan.persistent_loops import BarrierStep, CopyStep, HostStep, PersistentLoop, RegionStep
+
+
+def scalar_type(sym: Symbol, env) -> str:
+    """The C type words of one of a loop's scalars (PersistentLoop.state: arithmetic types only),
+    as both the host's C and the device's C++ spell them alike."""
+    t = resolve_typedef(sym.type, env)
+    return " ".join(t.type.names)
+
+
+def emit_loop(em, loop: PersistentLoop, kernel_parts: dict[int, dict]) -> dict:
+    """`em`: an Emitter for the loop's kernel; kernel_parts: what kernel.emit_kernel gave for each
+    region, by id of its Kernel (its name, its parameters as (declaration, type))."""
+    state = [{"name": cxx_name(s.name), "type": device_type(scalar_type(s, loop.env)),
+              "written": s.name in loop.written} for s in loop.state]
+    types = {s.name: device_type(scalar_type(s, loop.env)) for s in loop.state}
+    steps = []
+    for step in loop.steps:
+        if isinstance(step, HostStep):
+            steps.append({"kind": "host", "text": em.statement(step.stmt)})
+        elif isinstance(step, BarrierStep):
+            steps.append({"kind": "barrier"})
+        elif isinstance(step, RegionStep):
+            kt = kernel_parts[id(step.kernel)]
+            params = kt["params"]
+            args = []
+            for cap, item, (_, ptype) in zip(step.kernel.captures, step.items, params):
+                source = cxx_name(cap.name) if item is None else f"__loop_items[{item}]"
+                args.append(f"({ptype})({source})")
+            steps.append({"kind": "region", "function": f"{kt['name']}__region", "args": args})
+        elif isinstance(step, CopyStep):
+            name = loop.items[step.item].name
+            storage = f"*({types[name]} *)__loop_items[{step.item}]"
+            steps.append({"kind": "copy", "item": step.item, "when_present": step.when_present,
+                          "to_device": step.to_device,
+                          "assign": f"{storage} = {cxx_name(name)}" if step.to_device else f"{cxx_name(name)} = {storage}"})
+    return {"name": loop.name, "coord": loop.coord, "threads": loop.team_threads, "state": state,
+            "header": _header(em, loop.loop), "footer": _footer(em, loop.loop), "steps": steps,
+            "top_barrier": loop.top_barrier}
+
+
+def device_type(words: str) -> str:
+    return " ".join("bool" if w == "_Bool" else w for w in words.split())
+
+
+def _header(em, n: c_ast.Node) -> str:
+    if isinstance(n, c_ast.For):
+        parts = [em.visit(p) if p is not None else "" for p in (n.init, n.cond, n.next)]
+        return f"for ({parts[0]}; {parts[1]}; {parts[2]})"
+    if isinstance(n, c_ast.While):
+        return f"while ({em.visit(n.cond)})"
+    return "do"
+
+
+def _footer(em, n: c_ast.Node) -> str:
+    return f" while ({em.visit(n.cond)});" if isinstance(n, c_ast.DoWhile) else ""

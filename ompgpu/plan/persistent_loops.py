@@ -1,0 +1,421 @@
+"""Host loops of target regions run as one persistent kernel (issue 50; Cooperative Kernels,
+Sorensen, Evrard and Donaldson, FSE 2017).
+
+A host `for`/`while`/`do` loop whose body is a sequence of SPMD target regions, `target update`s
+of scalars and host statements on scalars (a level counter, a flag or residual read back, plain
+arithmetic) becomes one kernel that runs the loop on the device: every thread of the grid runs
+the host statements on its own copies of the loop's scalars (all compute the same values), the
+regions are called in turn with grid barriers between them (runtime/device/grid.cuh), and the
+copies in and out that the regions' map clauses and the updates ask for become reads and writes
+of device memory. The launch is cooperative (every block resident), once per run of the loop; the
+host's scalars get the values the loop ended with. Where the runtime cannot run it so (an item not
+present, no device), the loop runs as written (runtime/host/persistent.cpp).
+
+The one entry point, plan_persistent_loops(program, plans), returns the loops that qualify (as
+frozen PersistentLoop values: the steps in order, barriers placed) and remarks: -Rpass for each
+fused loop, -Rpass-missed for a loop of target regions that does not qualify, with the reason.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pycparser import c_ast
+
+from ompgpu.analysis.library import PURE_LIBRARY
+from ompgpu.analysis.symbols import Env, ScopedVisitor, Symbol, declare, region_uses, resolve_typedef
+from ompgpu.errors import SourceCoord
+from ompgpu.outliner.outline import Kernel, Program, target_kind
+from ompgpu.parser.bind import OmpConstruct
+from ompgpu.parser.cfront import param_decls
+from ompgpu.plan.mode import KernelPlan
+
+# C's arithmetic type words (after typedefs): a loop's scalars are of these types. long double is
+# left out: the host's and the device's differ in size.
+_ARITHMETIC_WORDS = frozenset("char short int long signed unsigned float double _Bool bool".split())
+
+# Clauses of a region that the persistent kernel cannot keep: they choose the device, defer the
+# region, fix the team count or size, or pass device addresses the host holds.
+_REGION_CLAUSES_NOT_KEPT = ("nowait", "depend", "if", "device", "num_teams", "thread_limit", "in_reduction",
+                            "uses_allocators", "is_device_ptr", "has_device_addr", "allocate", "num_threads")
+
+
+@dataclass(frozen=True)
+class HostStep:
+    """A host statement, run by every thread on its own copies of the loop's scalars."""
+    stmt: c_ast.Node
+
+
+@dataclass(frozen=True)
+class RegionStep:
+    """A target region called in the persistent kernel: `items[i]` is the loop item of the
+    kernel's i-th capture (None: passed by value from the thread's copy)."""
+    kernel: Kernel
+    items: tuple[int | None, ...]
+
+
+@dataclass(frozen=True)
+class CopyStep:
+    """A scalar copied between a thread's copy and its device storage (loop item `item`):
+    `to_device` writes it (the grid's leader alone), else every thread reads it. `when_present`:
+    a `target update` (only where the item is present); else a region's map clause (only where it
+    is not: then the item is the loop's own copy)."""
+    item: int
+    name: str
+    to_device: bool
+    when_present: bool
+
+
+@dataclass(frozen=True)
+class BarrierStep:
+    """A grid barrier."""
+
+
+Step = HostStep | RegionStep | CopyStep | BarrierStep
+
+
+@dataclass(frozen=True)
+class LoopItem:
+    """A device address the loop's kernel receives: a capture of a region (`kernel`, capture
+    index) or the item of a target update (`kernel` None, its variable's name)."""
+    kernel: Kernel | None
+    capture: int
+    name: str
+    loop_copy: bool   # a scalar the loop may keep a copy of (OMPGPU_MAP_LOOP_COPY)
+
+
+@dataclass(frozen=True)
+class PersistentLoop:
+    name: str                      # the kernel's: __ompgpu_loop_<function>_l<line>
+    loop: c_ast.Node               # the For / While / DoWhile
+    coord: SourceCoord
+    function: str
+    env: Env                       # the scope at the loop
+    steps: tuple[Step, ...]        # the body's, in order, barriers placed
+    top_barrier: bool              # a barrier first in each iteration (the body has a `continue`)
+    state: tuple[Symbol, ...]      # the outer scalars the loop uses: copied in, and out where written
+    written: frozenset[str]        # names of those the loop may change
+    items: tuple[LoopItem, ...]
+    team_threads: int
+    kernels: tuple[Kernel, ...]
+
+
+@dataclass(frozen=True)
+class LoopPlan:
+    loops: tuple[PersistentLoop, ...]
+    remarks: tuple[tuple, ...]     # (coord, message, "missed" | None)
+
+    def kernel_ids(self) -> frozenset[int]:
+        return frozenset(id(k) for loop in self.loops for k in loop.kernels)
+
+
+class NotKept(Exception):
+    """Why a loop cannot run as one kernel."""
+
+
+def plan_persistent_loops(program: Program, plans: dict[int, KernelPlan]) -> LoopPlan:
+    kernels = {id(k.construct): k for k in program.kernels}
+    loops, remarks = [], []
+    for name, fn in program.functions.items():
+        finder = _LoopFinder(program, name, fn, kernels, plans)
+        finder.visit(fn.body)
+        loops += finder.loops
+        remarks += finder.remarks
+    return LoopPlan(tuple(loops), tuple(remarks))
+
+
+class _LoopFinder(ScopedVisitor):
+    """Walks one host function (not into target regions) and plans each loop of target regions."""
+
+    def __init__(self, program: Program, fn_name: str, fn: c_ast.FuncDef, kernels: dict, plans: dict):
+        super().__init__(program.globals_env.child())
+        for p in param_decls(fn):
+            declare(self.env, p, is_param=True)
+        self.program, self.fn_name, self.kernels, self.plans = program, fn_name, kernels, plans
+        self.loops: list[PersistentLoop] = []
+        self.remarks: list[tuple] = []
+        self.names: set[str] = set()
+
+    def user_coord(self, node: c_ast.Node) -> SourceCoord:
+        return self.program.bound.pre.user_coord(node.coord.line, node.coord.column)
+
+    def unique_name(self, coord: SourceCoord) -> str:
+        name = base = f"__ompgpu_loop_{self.fn_name}_l{coord.line}"
+        while name in self.names:
+            name = f"{base}_{len(self.names)}"
+        self.names.add(name)
+        return name
+
+    def visit_OmpConstruct(self, n: OmpConstruct):
+        if target_kind(n.directive) == "data" and n.body is not None:
+            self.visit(n.body)   # a data region's body is host code; nothing else is walked
+
+    def visit_For(self, n: c_ast.For):
+        self._consider(n)
+        super().visit_For(n)
+
+    def visit_While(self, n: c_ast.While):
+        self._consider(n)
+        self.generic_visit(n)
+
+    def visit_DoWhile(self, n: c_ast.DoWhile):
+        self._consider(n)
+        self.generic_visit(n)
+
+    def _consider(self, loop: c_ast.Node) -> None:
+        items = _body_items(loop.stmt)
+        regions = [it for it in items if isinstance(it, OmpConstruct) and id(it) in self.kernels]
+        if not regions:
+            return
+        try:
+            planned = _Planner(self, loop, items).plan()
+        except NotKept as why:
+            self.remarks.append((self.user_coord(loop), f"the host loop of {len(regions)} target region(s) runs as written, a "
+                                             f"kernel launch per region and iteration: {why}", "missed"))
+            return
+        self.loops.append(planned)
+        barriers = sum(isinstance(s, BarrierStep) for s in planned.steps) + planned.top_barrier
+        self.remarks.append((planned.coord, f"the host loop of {len(planned.kernels)} target region(s) runs as one "
+                                         f"persistent kernel '{planned.name}': one cooperative launch of teams of "
+                                         f"{planned.team_threads} threads, as many as the GPU holds at once; "
+                                         f"{barriers} grid barrier(s) an iteration; the loop's scalars "
+                                         f"({', '.join(s.name for s in planned.state) or 'none'}) kept on the device",
+                             None))
+
+
+def _body_items(stmt: c_ast.Node) -> list:
+    if isinstance(stmt, c_ast.Compound):
+        return list(stmt.block_items or [])
+    return [stmt]
+
+
+class _Planner:
+    def __init__(self, finder: _LoopFinder, loop: c_ast.Node, items: list):
+        self.f, self.loop, self.items = finder, loop, items
+        self.env: Env = finder.env
+        # The host code of the loop (its header and the statements between the regions) in
+        # order, as one block: the outer variables it uses and writes.
+        header = [p for p in (getattr(loop, "init", None), loop.cond, getattr(loop, "next", None)) if p is not None]
+        host = [it for it in items if not isinstance(it, OmpConstruct)]
+        self.host_uses = region_uses(c_ast.Compound(header + host), self.env)
+        self.written = {s.name for s in self.host_uses.written}
+        self.loop_items: list[LoopItem] = []
+        self.state: list[Symbol] = []
+
+    def _keep(self, sym: Symbol) -> None:
+        """`sym`, an outer variable the loop uses, among the loop's scalars."""
+        if any(s.decl is sym.decl for s in self.state):
+            return
+        if sym.name in self.f.program.bound.declare_target:
+            raise NotKept(f"the loop uses the declare target variable '{sym.name}'")
+        if not _is_scalar(sym, self.env):
+            raise NotKept(f"the loop's host code uses '{sym.name}', which is not a scalar")
+        self.state.append(sym)
+
+    def _outer(self, name: str, sym: Symbol) -> bool:
+        """Whether `sym` (of another walk's scopes) is the variable `name` names outside the loop."""
+        outer = self.env.lookup(name)
+        return outer is not None and outer.decl is sym.decl
+
+    def plan(self) -> PersistentLoop:
+        steps: list[Step] = []
+        for name in ("init", "cond", "next"):
+            part = getattr(self.loop, name, None)
+            if part is not None:
+                _check_host_code(part, self.f, f"the loop's {name}")
+        kernels, team = [], None
+        for item in self.items:
+            if isinstance(item, OmpConstruct) and id(item) in self.f.kernels:
+                k = self.f.kernels[id(item)]
+                threads = self._check_region(k)
+                if team is not None and threads != team:
+                    raise NotKept(f"its regions run teams of different sizes ({team} and {threads} threads)")
+                team = threads
+                kernels.append(k)
+                steps += self._region_steps(k)
+            elif isinstance(item, OmpConstruct) and item.directive.name == "target update":
+                steps += self._update_steps(item)
+            elif isinstance(item, OmpConstruct):
+                raise NotKept(f"'#pragma omp {item.directive.name}' at {item.directive.coord} is not a target region")
+            else:
+                _check_host_code(item, self.f, "a host statement")
+                steps.append(HostStep(item))
+        for sym in self.host_uses.order:
+            if sym.kind == "var":
+                if sym in self.host_uses.address_taken:
+                    raise NotKept(f"the loop takes the address of '{sym.name}'")
+                self._keep(sym)
+        self.written |= {self.loop_items[s.item].name for s in steps if isinstance(s, CopyStep) and not s.to_device}
+        for k in kernels:   # a region's map items: no section bound may move while the loop runs
+            for c in k.construct.directive.clauses_of("map"):
+                for item in c.items:
+                    moved = _names_in_sections(item) & self.written
+                    if moved:
+                        raise NotKept(f"the target region at {k.coord} maps a section whose bounds name "
+                                      f"'{sorted(moved)[0]}', which the loop changes")
+        has_continue = _continues(self.items)
+        placed = _place_barriers(steps, self.loop_items, wrap=not has_continue)
+        coord = self.f.user_coord(self.loop)
+        return PersistentLoop(self.f.unique_name(coord), self.loop, coord, self.f.fn_name,
+                              self.env.copy(), tuple(placed), has_continue, tuple(self.state),
+                              frozenset(self.written), tuple(self.loop_items), team or 256, tuple(kernels))
+
+    def _check_region(self, k: Kernel) -> int:
+        plan: KernelPlan = self.f.plans[id(k)]
+        where = f"the target region at {k.coord}"
+        if plan.mode != "spmd" or not plan.lean:
+            raise NotKept(f"{where} needs the runtime's team state (it is not a lean SPMD kernel)")
+        if plan.packed_teams > 1 or plan.spread or plan.combine_atomics:
+            raise NotKept(f"{where} shapes its own launch (packed teams, spread inner loops or combined atomics)")
+        d = k.construct.directive
+        for clause in _REGION_CLAUSES_NOT_KEPT:
+            if d.clause(clause) is not None or (k.teams is not None and k.teams.clause(clause) is not None):
+                raise NotKept(f"{where} has a '{clause}' clause")
+        if k.attachments:
+            raise NotKept(f"{where} attaches pointer members")
+        return plan.max_threads
+
+    def _region_steps(self, k: Kernel) -> list[Step]:
+        before, after, items = [], [], []
+        for i, cap in enumerate(k.captures):
+            where = f"the target region at {k.coord}"
+            declared_inside = not self._outer(cap.name, cap.sym)
+            if cap.device_address or cap.how not in ("literal", "pointer", "object"):
+                raise NotKept(f"{where} passes '{cap.name}' in a way the loop cannot keep ({cap.how})")
+            if cap.how == "literal":
+                if not _is_scalar(cap.sym, k.env):
+                    raise NotKept(f"{where} takes '{cap.name}' by value and it is not a scalar")
+                if not declared_inside:
+                    self._keep(cap.sym)
+                items.append(None)
+                continue
+            if declared_inside:
+                raise NotKept(f"{where} maps '{cap.name}', which is declared inside the loop")
+            if cap.how == "pointer" and cap.name in self.written:
+                raise NotKept(f"the loop changes the pointer '{cap.name}' that the region at {k.coord} maps")
+            scalar = cap.how == "object" and _is_scalar(cap.sym, k.env)
+            index = self._item(LoopItem(k, i, cap.name, scalar))
+            items.append(index)
+            if scalar:
+                self._keep(cap.sym)
+                if "to" in cap.map_type:
+                    before.append(CopyStep(index, cap.name, True, False))
+                if "from" in cap.map_type:
+                    after.append(CopyStep(index, cap.name, False, False))
+        return [*before, RegionStep(k, tuple(items)), *after]
+
+    def _update_steps(self, c: OmpConstruct) -> list[Step]:
+        d = c.directive
+        steps = []
+        for clause in d.clauses:
+            if clause.kind not in ("to", "from"):
+                raise NotKept(f"the target update at {d.coord} has a '{clause.kind}' clause")
+            for item in clause.items:
+                sym = self.env.lookup(item.name)
+                if sym is not None and not self._outer(item.name, sym):
+                    sym = None
+                if item.sections or item.members or sym is None or not _is_scalar(sym, self.env):
+                    raise NotKept(f"the target update at {d.coord} moves '{item.text}', which is not a scalar")
+                self._keep(sym)
+                index = self._item(LoopItem(None, 0, item.name, True))
+                steps.append(CopyStep(index, item.name, clause.kind == "to", True))
+        return steps
+
+    def _item(self, item: LoopItem) -> int:
+        self.loop_items.append(item)
+        return len(self.loop_items) - 1
+
+
+def _is_scalar(sym: Symbol, env: Env) -> bool:
+    t = resolve_typedef(sym.type, env)
+    if not isinstance(t, c_ast.TypeDecl) or not isinstance(t.type, c_ast.IdentifierType):
+        return False
+    words = set(t.type.names)
+    if "volatile" in (t.quals or []) or ("long" in words and "double" in words):
+        return False
+    return bool(words) and words <= _ARITHMETIC_WORDS
+
+
+def _names_in_sections(item) -> set[str]:
+    return {name for section in item.sections for part in (section.lower, section.length) if part is not None
+            for name in re.findall(r"[A-Za-z_]\w*", part.text)}
+
+
+def _walk(node):
+    if isinstance(node, c_ast.Node):
+        yield node
+        for _, child in node.children():
+            yield from _walk(child)
+
+
+# What host statements of a fused loop may be: scalar arithmetic, control flow, calls of pure
+# library functions. Anything else (I/O, other calls, memory through pointers) stays on the host.
+_HOST_NODES = (c_ast.Compound, c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Break, c_ast.Continue,
+               c_ast.EmptyStatement, c_ast.Assignment, c_ast.BinaryOp, c_ast.UnaryOp, c_ast.TernaryOp, c_ast.Constant,
+               c_ast.ID, c_ast.Cast, c_ast.ExprList, c_ast.Decl, c_ast.DeclList, c_ast.TypeDecl,
+               c_ast.IdentifierType, c_ast.Typename, c_ast.FuncCall)
+
+
+def _check_host_code(node: c_ast.Node, finder: _LoopFinder, what: str) -> None:
+    program = finder.program
+    for n in _walk(node):
+        if isinstance(n, OmpConstruct):
+            raise NotKept(f"{what} at {n.directive.coord} holds '#pragma omp {n.directive.name}'")
+        if not isinstance(n, _HOST_NODES):
+            kind = {"ArrayRef": "an array element", "StructRef": "a struct member", "Return": "a return",
+                    "Goto": "a goto", "Label": "a label", "Switch": "a switch"}.get(type(n).__name__, type(n).__name__)
+            raise NotKept(f"{what} at {finder.user_coord(n)} uses {kind}, which the device's copies of the loop's scalars "
+                          "cannot stand for")
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("&", "*"):
+            raise NotKept(f"{what} at {finder.user_coord(n)} uses '{n.op}' on memory")
+        if isinstance(n, c_ast.FuncCall):
+            name = n.name.name if isinstance(n.name, c_ast.ID) else None
+            if name not in PURE_LIBRARY or name in program.functions:
+                raise NotKept(f"{what} at {finder.user_coord(n)} calls '{name or 'a function pointer'}' on the host")
+        if isinstance(n, c_ast.Decl) and (n.storage or not isinstance(n.type, c_ast.TypeDecl)):
+            raise NotKept(f"{what} at {finder.user_coord(n)} declares '{n.name}', which is not a plain scalar")
+
+
+def _continues(items: list) -> bool:
+    """Whether a `continue` of the loop itself is among its body's statements (not one of a loop
+    nested in them)."""
+    def walk(n) -> bool:
+        if isinstance(n, c_ast.Continue):
+            return True
+        if isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile, OmpConstruct)):
+            return False
+        return any(walk(child) for _, child in n.children()) if isinstance(n, c_ast.Node) else False
+    return any(walk(it) for it in items)
+
+
+# What a step reads and writes of device memory: the arrays ("*") or a loop item.
+def _accesses(step: Step, items: list[LoopItem]) -> tuple[set, set]:
+    if isinstance(step, RegionStep):
+        touched = {"*"} | {items[i].name for i in step.items if i is not None}
+        return touched, touched
+    if isinstance(step, CopyStep):
+        return (set(), {items[step.item].name}) if step.to_device else ({items[step.item].name}, set())
+    return set(), set()
+
+
+def _place_barriers(steps: list[Step], items: list[LoopItem], wrap: bool) -> list[Step]:
+    """The steps with a grid barrier wherever a step touches device memory that a step since the
+    last barrier wrote, or writes what one since then read (storage named by its variable; the
+    arrays as one). Placed for the steady state: the accesses left pending at the end of an
+    iteration meet the next iteration's first steps (`wrap`; without it each iteration starts
+    with a barrier of its own, PersistentLoop.top_barrier)."""
+    def place(pending_reads: set, pending_writes: set) -> tuple[list[Step], set, set]:
+        out = []
+        reads, writes = set(pending_reads), set(pending_writes)
+        for step in steps:
+            r, w = _accesses(step, items)
+            if (w & (reads | writes)) or (r & writes):
+                out.append(BarrierStep())
+                reads, writes = set(), set()
+            reads |= r
+            writes |= w
+            out.append(step)
+        return out, reads, writes
+    _, reads, writes = place(set(), set())
+    placed, _, _ = place(reads, writes) if wrap else place(set(), set())
+    return placed

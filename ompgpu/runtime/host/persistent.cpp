@@ -1,0 +1,160 @@
+// ompgpu host runtime: a host loop run as one persistent kernel (plan/persistent_loops.py).
+//
+// The compiler turns a host loop of target regions into one kernel that runs the loop itself,
+// its regions separated by grid barriers (runtime/device/grid.cuh). The launch is cooperative:
+// every block is resident at once, so the grid is what the occupancy calculator says the GPU
+// holds. The kernel's items are the loop's map entries, each one device address: present ones
+// translated as a region would, the loop's scalars not present given a copy of their own in the
+// loop's frame. Where anything is missing, the loop runs as written (the caller's fallback).
+#include "host_internal.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+using namespace ompgpu_host;
+
+namespace {
+
+constexpr int kNotForLoops = OMPGPU_MAP_ALWAYS | OMPGPU_MAP_DELETE | OMPGPU_MAP_ATTACH | OMPGPU_MAP_ALLOCATOR |
+                             OMPGPU_MAP_POINTER_VALUE | OMPGPU_MAP_PRIVATE | OMPGPU_MAP_LITERAL |
+                             OMPGPU_MAP_ATTACH_ONLY | OMPGPU_MAP_RELEASE;
+
+#ifdef OMPGPU_EMU
+// The emulator runs each block of a cooperative launch on an OS thread of its own.
+constexpr long long kEmulatedLoopTeams = 3;
+#endif
+
+std::size_t align16(std::size_t v) { return (v + 15) / 16 * 16; }
+
+int run_as_written(const Loc &loc, const ompgpu_kernel_desc *k, const std::string &why) {
+  info(loc, "persistent loop %s: runs as written (%s)", k->name ? k->name : "<unnamed>", why.c_str());
+  return 1;
+}
+
+// The frame of one run in device memory: the items' addresses, the grid barrier, the presence
+// bits, the loop's scalars, then the copies of the scalars that are not present.
+struct Frame {
+  std::size_t barrier = 0, present = 0, state = 0, bytes = 0;
+  std::vector<unsigned char> image;   // what is copied in
+};
+
+}  // namespace
+
+extern "C" int ompgpu_persistent_loop(const ompgpu_kernel_desc *k, long long device, int n, ompgpu_map_entry *maps,
+                                      void *state, long long state_bytes) {
+  Loc loc = make_loc(k);
+  const Env &e = env();
+  if (!e.persistent_loops) return run_as_written(loc, k, "OMPGPU_PERSISTENT_LOOPS=0");
+  if (e.offload == Offload::Disabled || !k->launch) return 1;   // the loop's regions say why
+  int d = resolve_device(loc, device);
+  if (d < 0) return 1;
+  select_device(loc, d);
+  Device &dev = *rt().devices[static_cast<std::size_t>(d)];
+  if (usm_managed()) return run_as_written(loc, k, "unified shared memory on managed memory");
+  int cooperative = 0;
+  if (cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, d) != cudaSuccess || !cooperative) {
+    (void)cudaGetLastError();
+    return run_as_written(loc, k, "the device has no cooperative launch");
+  }
+  const long long threads = k->default_threads > 0 ? k->default_threads : k->max_threads;
+  int local_bytes = 0;
+  long long teams = k->occupancy ? k->occupancy(static_cast<int>(threads), 0, &local_bytes) : 0;
+  teams *= dev.sms;
+  if (e.loop_teams > 0) teams = std::min(teams, e.loop_teams);
+#ifdef OMPGPU_EMU
+  teams = std::min(teams, kEmulatedLoopTeams);
+#endif
+  if (teams < 1) return run_as_written(loc, k, "no team of its kernel fits on an SM");
+
+  const std::size_t items = static_cast<std::size_t>(std::max(n, 0));
+  const std::size_t words = (items + 63) / 64;
+  Frame f;
+  f.barrier = 8 * items;
+  f.present = f.barrier + 8;
+  f.state = align16(f.present + 8 * words);
+  std::size_t end = align16(f.state + static_cast<std::size_t>(std::max(state_bytes, 0LL)));
+  std::vector<std::size_t> copy_at(items, 0);   // frame offset of an item's own copy (0: none)
+  std::vector<std::uintptr_t> address(items, 0);
+  std::vector<std::uint64_t> present(std::max<std::size_t>(words, 1), 0);
+  std::uint64_t ticket;
+  {
+    std::lock_guard<std::mutex> g(rt().mu);
+    check_host_extents(dev, loc, n, maps);
+    for (std::size_t i = 0; i < items; ++i) {
+      const ompgpu_map_entry &m = maps[i];
+      const char *name = m.name ? m.name : "<unnamed>";
+      if (m.flags & kNotForLoops) return run_as_written(loc, k, strprintf("'%s' has a map type the loop cannot keep", name));
+      Mapping *found = nullptr;
+      const std::uintptr_t b = reinterpret_cast<std::uintptr_t>(m.begin);
+      const bool here = b && dev.table.find(b, static_cast<std::size_t>(std::max(m.size, 0LL)), &found) ==
+                                 Lookup::Contained && !absent_link(found);
+      if (here) {
+        address[i] = (m.flags & OMPGPU_MAP_PTR) ? translate_entry(dev, loc, m) : found->translate(b);
+        present[i / 64] |= 1ull << (i % 64);
+      } else if ((m.flags & OMPGPU_MAP_LOOP_COPY) && m.size > 0) {
+        copy_at[i] = end;
+        end = align16(end + static_cast<std::size_t>(m.size));
+      } else {
+        return run_as_written(loc, k, strprintf("'%s' is not present on the device", name));
+      }
+    }
+    ticket = dev.cache.kernel_started();
+  }
+  f.bytes = std::max<std::size_t>(end, 16);
+  f.image.assign(f.bytes, 0);
+  void *frame = nullptr;
+  cudaError_t err = cudaMalloc(&frame, f.bytes);
+  if (err != cudaSuccess) cuda_fatal(loc, err, strprintf("the persistent loop's frame (%zu bytes)", f.bytes));
+  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(frame);
+  for (std::size_t i = 0; i < items; ++i) {
+    const std::uintptr_t a = copy_at[i] ? base + copy_at[i] : address[i];
+    std::memcpy(&f.image[8 * i], &a, sizeof a);
+  }
+  std::memcpy(&f.image[f.present], present.data(), 8 * words);
+  if (state_bytes > 0) std::memcpy(&f.image[f.state], state, static_cast<std::size_t>(state_bytes));
+  cudaStream_t stream = thread_stream(loc, d);
+  err = cudaMemcpyAsync(frame, f.image.data(), f.bytes, cudaMemcpyHostToDevice, stream);
+  if (err != cudaSuccess) cuda_fatal(loc, err, "copying the persistent loop's frame to the device");
+
+  void *ptrs = frame, *barrier = reinterpret_cast<void *>(base + f.barrier),
+       *bits = reinterpret_cast<void *>(base + f.present), *scalars = reinterpret_cast<void *>(base + f.state);
+  void *args[] = {&ptrs, &barrier, &bits, &scalars, nullptr};
+  ompgpu_launch_config cfg;
+  cfg.num_teams = static_cast<unsigned>(teams);
+  cfg.threads_per_team = static_cast<unsigned>(threads);
+  cfg.dyn_shmem = 0;
+  cfg.device_num = d;
+  cfg.num_devices = usable_devices();
+  cfg.stream = stream;
+  cfg.scratch = nullptr;
+  cfg.scratch_epoch = 0;
+  cfg.combine = 0;
+  info(loc, "kernel %s: %u teams x %u threads, one cooperative launch for the whole loop", k->name, cfg.num_teams,
+       cfg.threads_per_team);
+  err = static_cast<cudaError_t>(k->launch(&cfg, args));
+  if (err == cudaSuccess) err = cudaGetLastError();
+  if (err == cudaErrorCooperativeLaunchTooLarge) {   // fewer resident teams than the calculator said
+    (void)cudaGetLastError();
+    (void)cudaFree(frame);
+    std::lock_guard<std::mutex> g(rt().mu);
+    dev.cache.kernel_finished(ticket);
+    return run_as_written(loc, k, "the cooperative launch was refused as too large");
+  }
+  if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
+  if (err != cudaSuccess)
+    cuda_fatal(loc, err, strprintf("kernel %s", k->name),
+               {strprintf("launched cooperatively with %u teams x %u threads on device %d", cfg.num_teams,
+                          cfg.threads_per_team, d)});
+  if (state_bytes > 0) {
+    err = cudaMemcpy(state, reinterpret_cast<void *>(base + f.state), static_cast<std::size_t>(state_bytes),
+                     cudaMemcpyDeviceToHost);
+    if (err != cudaSuccess) cuda_fatal(loc, err, "copying the persistent loop's scalars back");
+  }
+  err = cudaFree(frame);
+  if (err != cudaSuccess) cuda_fatal(loc, err, "freeing the persistent loop's frame");
+  std::lock_guard<std::mutex> g(rt().mu);
+  dev.cache.kernel_finished(ticket);
+  return 0;
+}
