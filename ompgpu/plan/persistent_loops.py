@@ -1,7 +1,7 @@
 """Host loops of target regions run as one persistent kernel (issue 50; Cooperative Kernels,
 Sorensen, Evrard and Donaldson, FSE 2017).
 
-A host `for`/`while`/`do` loop whose body is a sequence of SPMD target regions, `target update`s
+A host `for`/`while`/`do` loop whose body is a sequence of target regions (SPMD or generic), `target update`s
 of scalars and host statements on scalars (a level counter, a flag or residual read back, plain
 arithmetic) becomes one kernel that runs the loop on the device: every thread of the grid runs
 the host statements on its own copies of the loop's scalars (all compute the same values), the
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pycparser import c_ast
 
 from ompgpu.analysis.library import PURE_LIBRARY
-from ompgpu.analysis.symbols import Env, ScopedVisitor, Symbol, declare, region_uses, resolve_typedef
+from ompgpu.analysis.symbols import Env, ScopedVisitor, Symbol, declare, is_pointer, region_uses, resolve_typedef
 from ompgpu.errors import SourceCoord
 from ompgpu.outliner.outline import Kernel, Program, target_kind
 from ompgpu.parser.bind import OmpConstruct
@@ -38,6 +38,10 @@ _ARITHMETIC_WORDS = frozenset("char short int long signed unsigned float double 
 # region, fix the team count or size, or pass device addresses the host holds.
 _REGION_CLAUSES_NOT_KEPT = ("nowait", "depend", "if", "device", "num_teams", "thread_limit", "in_reduction",
                             "uses_allocators", "is_device_ptr", "has_device_addr", "allocate", "num_threads")
+
+
+DEFAULT_SPMD_THREADS = 256
+DEFAULT_GENERIC_THREADS = 160
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,8 @@ class LoopItem:
     capture: int
     name: str
     loop_copy: bool   # a scalar the loop may keep a copy of (OMPGPU_MAP_LOOP_COPY)
+    pointer: bool = False   # an outer pointer of the host code (PersistentLoop.pointers): its device address
+    local: bool = False   # a scalar declared inside the loop: only ever the loop's copy
 
 
 @dataclass(frozen=True)
@@ -94,6 +100,9 @@ class PersistentLoop:
     steps: tuple[Step, ...]        # the body's, in order, barriers placed
     top_barrier: bool              # a barrier first in each iteration (the body has a `continue`)
     state: tuple[Symbol, ...]      # the outer scalars the loop uses: copied in, and out where written
+    # The outer pointers the host code uses (swaps: `t = a; a = b; b = t;`), with their loop items: each
+    # thread's copy holds the device address; at the end each written one names the item it ends on.
+    pointers: tuple[tuple[Symbol, int], ...]
     written: frozenset[str]        # names of those the loop may change
     items: tuple[LoopItem, ...]
     team_threads: int
@@ -201,6 +210,7 @@ class _Planner:
         self.written = {s.name for s in self.host_uses.written}
         self.loop_items: list[LoopItem] = []
         self.state: list[Symbol] = []
+        self.pointers: list[tuple[Symbol, int]] = []
 
     def _keep(self, sym: Symbol) -> None:
         """`sym`, an outer variable the loop uses, among the loop's scalars."""
@@ -208,6 +218,10 @@ class _Planner:
             return
         if sym.name in self.f.program.bound.declare_target:
             raise NotKept(f"the loop uses the declare target variable '{sym.name}'")
+        if is_pointer(resolve_typedef(sym.type, self.env)):
+            if not any(p.decl is sym.decl for p, _ in self.pointers):
+                self.pointers.append((sym, self._item(LoopItem(None, 0, sym.name, False, pointer=True))))
+            return
         if not _is_scalar(sym, self.env):
             raise NotKept(f"the loop's host code uses '{sym.name}', which is not a scalar")
         self.state.append(sym)
@@ -223,6 +237,9 @@ class _Planner:
             part = getattr(self.loop, name, None)
             if part is not None:
                 _check_host_code(part, self.f, f"the loop's {name}")
+        for sym in self.host_uses.order:   # the host code's pointers first: regions pass them as they are
+            if sym.kind == "var" and is_pointer(resolve_typedef(sym.type, self.env)):
+                self._keep(sym)
         kernels, team = [], None
         for item in self.items:
             if isinstance(item, OmpConstruct) and id(item) in self.f.kernels:
@@ -240,6 +257,7 @@ class _Planner:
             else:
                 _check_host_code(item, self.f, "a host statement")
                 steps.append(HostStep(item))
+        self._check_pointer_moves()
         for sym in self.host_uses.order:
             if sym.kind == "var":
                 if sym in self.host_uses.address_taken:
@@ -257,14 +275,36 @@ class _Planner:
         placed = _place_barriers(steps, self.loop_items, wrap=not has_continue)
         coord = self.f.user_coord(self.loop)
         return PersistentLoop(self.f.unique_name(coord), self.loop, coord, self.f.fn_name,
-                              self.env.copy(), tuple(placed), has_continue, tuple(self.state),
+                              self.env.copy(), tuple(placed), has_continue, tuple(self.state), tuple(self.pointers),
                               frozenset(self.written), tuple(self.loop_items), team or 256, tuple(kernels))
+
+    def _check_pointer_moves(self) -> None:
+        """The host code may only copy pointers (`p = q`, `T *t = p`): each thread's copy of a
+        pointer then always holds the device address of one of the loop's pointers at its start."""
+        pointers = {p.name for p, _ in self.pointers}
+        header = [p for p in (getattr(self.loop, "init", None), self.loop.cond, getattr(self.loop, "next", None)) if p]
+        for item in header + [it for it in self.items if not isinstance(it, OmpConstruct)]:
+            for n in _walk(item):
+                if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.PtrDecl):
+                    pointers.add(n.name)
+            for n in _walk(item):
+                if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.PtrDecl) and n.init is not None and \
+                        not (isinstance(n.init, c_ast.ID) and n.init.name in pointers):
+                    raise NotKept(f"a host statement at {self.f.user_coord(n)} sets the pointer '{n.name}' to "
+                                  "something other than another pointer of the loop")
+                if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID) and n.lvalue.name in pointers \
+                        and not (n.op == "=" and isinstance(n.rvalue, c_ast.ID) and n.rvalue.name in pointers):
+                    raise NotKept(f"a host statement at {self.f.user_coord(n)} computes the pointer "
+                                  f"'{n.lvalue.name}' (only copies of the loop's pointers are kept)")
+                if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") and \
+                        isinstance(n.expr, c_ast.ID) and n.expr.name in pointers:
+                    raise NotKept(f"a host statement at {self.f.user_coord(n)} moves the pointer '{n.expr.name}'")
 
     def _check_region(self, k: Kernel) -> int:
         plan: KernelPlan = self.f.plans[id(k)]
         where = f"the target region at {k.coord}"
-        if plan.mode != "spmd" or not plan.lean:
-            raise NotKept(f"{where} needs the runtime's team state (it is not a lean SPMD kernel)")
+        if k.teams is None:
+            raise NotKept(f"{where} has no teams: it runs as one team, which the loop's grid cannot stand for")
         if plan.packed_teams > 1 or plan.spread or plan.combine_atomics:
             raise NotKept(f"{where} shapes its own launch (packed teams, spread inner loops or combined atomics)")
         d = k.construct.directive
@@ -273,14 +313,16 @@ class _Planner:
                 raise NotKept(f"{where} has a '{clause}' clause")
         if k.attachments:
             raise NotKept(f"{where} attaches pointer members")
-        return plan.max_threads
+        # the team size its own launch would get (runtime/host/target.cpp threads_for, without
+        # thread_limit): 256 threads in SPMD mode, 128 workers and the master warp in generic mode
+        return min(DEFAULT_SPMD_THREADS if plan.mode == "spmd" else DEFAULT_GENERIC_THREADS, plan.max_threads)
 
     def _region_steps(self, k: Kernel) -> list[Step]:
         before, after, items = [], [], []
         for i, cap in enumerate(k.captures):
             where = f"the target region at {k.coord}"
             declared_inside = not self._outer(cap.name, cap.sym)
-            if cap.device_address or cap.how not in ("literal", "pointer", "object"):
+            if cap.device_address or cap.how not in ("literal", "pointer", "attach", "object"):
                 raise NotKept(f"{where} passes '{cap.name}' in a way the loop cannot keep ({cap.how})")
             if cap.how == "literal":
                 if not _is_scalar(cap.sym, k.env):
@@ -289,15 +331,19 @@ class _Planner:
                     self._keep(cap.sym)
                 items.append(None)
                 continue
-            if declared_inside:
-                raise NotKept(f"{where} maps '{cap.name}', which is declared inside the loop")
-            if cap.how == "pointer" and cap.name in self.written:
-                raise NotKept(f"the loop changes the pointer '{cap.name}' that the region at {k.coord} maps")
             scalar = cap.how == "object" and _is_scalar(cap.sym, k.env)
-            index = self._item(LoopItem(k, i, cap.name, scalar))
+            if declared_inside and not scalar and cap.how != "attach":
+                raise NotKept(f"{where} maps '{cap.name}', which is declared inside the loop")
+            if cap.how in ("pointer", "attach") and (declared_inside or any(p.decl is cap.sym.decl
+                                                                          for p, _ in self.pointers)):
+                items.append(None)   # a pointer of the host code: the thread's copy holds its device address
+                continue
+            # A scalar declared inside the loop is never present: the loop keeps its own copy.
+            index = self._item(LoopItem(k, i, cap.name, scalar, local=declared_inside))
             items.append(index)
             if scalar:
-                self._keep(cap.sym)
+                if not declared_inside:
+                    self._keep(cap.sym)
                 if "to" in cap.map_type:
                     before.append(CopyStep(index, cap.name, True, False))
                 if "from" in cap.map_type:
@@ -352,7 +398,7 @@ def _walk(node):
 # library functions. Anything else (I/O, other calls, memory through pointers) stays on the host.
 _HOST_NODES = (c_ast.Compound, c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Break, c_ast.Continue,
                c_ast.EmptyStatement, c_ast.Assignment, c_ast.BinaryOp, c_ast.UnaryOp, c_ast.TernaryOp, c_ast.Constant,
-               c_ast.ID, c_ast.Cast, c_ast.ExprList, c_ast.Decl, c_ast.DeclList, c_ast.TypeDecl,
+               c_ast.ID, c_ast.Cast, c_ast.ExprList, c_ast.Decl, c_ast.DeclList, c_ast.TypeDecl, c_ast.PtrDecl,
                c_ast.IdentifierType, c_ast.Typename, c_ast.FuncCall)
 
 
@@ -372,7 +418,9 @@ def _check_host_code(node: c_ast.Node, finder: _LoopFinder, what: str) -> None:
             name = n.name.name if isinstance(n.name, c_ast.ID) else None
             if name not in PURE_LIBRARY or name in program.functions:
                 raise NotKept(f"{what} at {finder.user_coord(n)} calls '{name or 'a function pointer'}' on the host")
-        if isinstance(n, c_ast.Decl) and (n.storage or not isinstance(n.type, c_ast.TypeDecl)):
+        if isinstance(n, (c_ast.PtrDecl,)):
+            continue
+        if isinstance(n, c_ast.Decl) and (n.storage or not isinstance(n.type, (c_ast.TypeDecl, c_ast.PtrDecl))):
             raise NotKept(f"{what} at {finder.user_coord(n)} declares '{n.name}', which is not a plain scalar")
 
 

@@ -129,7 +129,10 @@ def emit_kernel(em, k: Kernel, kname: str, region_function: bool = False) -> dic
         variants.append({"name": f"{kname}__dense", "bounds": f"{bound}, {dense_teams}",
                          "note": f"; the instance for {dense_teams} resident teams per SM"})
     return {"name": kname, "coord": k.coord, "params": [p[:2] for p in params], "param_names": [p[2] for p in params],
-            "region_function": region_function, "aliases": aliases, "promotions": promotions,
+            "region_function": region_function,
+            # A persistent loop's regions share one kernel: data one writes is another's to read, so
+            # none may reach it through the read-only cache that `restrict` lets nvcc use.
+            "region_params": [re.sub(r"\brestrict\b\s*", "", p[0]) for p in params], "aliases": aliases, "promotions": promotions,
             "privates": privates, "body": text, "max_threads": bound, "plan": em.plan,
             "mode": em.plan.mode, "lean": em.plan.lean, "combined": em.plan.combined, "variants": variants,
             "packed": packed, "spread_bytes": spread_scratch_bytes(k) if em.plan.spread else 0,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ompgpu.analysis.symbols import Symbol, resolve_typedef
-from ompgpu.codegen.device.cdecl import cxx_name
+from ompgpu.codegen.device.cdecl import cxx_name, type_string
 from ompgpu.plan.persistent_loops import BarrierStep, CopyStep, HostStep, PersistentLoop, RegionStep
 
 
@@ -38,12 +38,18 @@ def emit_loop(em, loop: PersistentLoop, kernel_parts: dict[int, dict]) -> dict:
                 args.append(f"({ptype})({source})")
             steps.append({"kind": "region", "function": f"{kt['name']}__region", "args": args})
         elif isinstance(step, CopyStep):
-            name = loop.items[step.item].name
+            item = loop.items[step.item]
+            name = item.name
+            if item.local:   # declared inside the loop: its type is the capture's
+                cap = item.kernel.captures[item.capture]
+                types[name] = device_type(scalar_type(cap.sym, item.kernel.env))
             storage = f"*({types[name]} *)__loop_items[{step.item}]"
             steps.append({"kind": "copy", "item": step.item, "when_present": step.when_present,
                           "to_device": step.to_device,
                           "assign": f"{storage} = {cxx_name(name)}" if step.to_device else f"{cxx_name(name)} = {storage}"})
-    return {"name": loop.name, "coord": loop.coord, "threads": loop.team_threads, "state": state,
+    pointers = [{"name": cxx_name(p.name), "decl": type_string(p.type, cxx_name(p.name)), "type": type_string(p.type),
+                 "item": item, "written": p.name in loop.written} for p, item in loop.pointers]
+    return {"name": loop.name, "coord": loop.coord, "threads": loop.team_threads, "state": state, "pointers": pointers,
             "header": _header(em, loop.loop), "footer": _footer(em, loop.loop), "steps": steps,
             "top_barrier": loop.top_barrier}
 

@@ -39,9 +39,17 @@ def loop_entries(loop: PersistentLoop, link_globals: frozenset[str], vla_sizes: 
     maps = {id(k): kernel_maps(k, link_globals, vla_sizes) for k in loop.kernels}
     entries = []
     for item in loop.items:
+        if item.pointer:   # a pointer of the host code: where it points now, translated
+            entries.append(MapEntry(f"(void *)({item.name})", f"(void *)({item.name})", "0", "OMPGPU_MAP_PTR", item.name))
+            continue
         if item.kernel is None:   # a target update's scalar
             entries.append(MapEntry(f"(void *)&({item.name})", f"(void *)&({item.name})", f"(long long)sizeof({item.name})",
                                     "OMPGPU_MAP_TO | OMPGPU_MAP_LOOP_COPY", item.name))
+            continue
+        if item.local:   # declared inside the loop: no host storage, the loop's copy of its size
+            cap = item.kernel.captures[item.capture]
+            size = f"(long long)sizeof({scalar_type(cap.sym, item.kernel.env)})"
+            entries.append(MapEntry("(void *)0", "(void *)0", size, "OMPGPU_MAP_LOOP_COPY", item.name))
             continue
         e = maps[id(item.kernel)][item.capture]
         entries.append(replace(e, flags=e.flags + " | OMPGPU_MAP_LOOP_COPY") if item.loop_copy else e)
@@ -52,7 +60,8 @@ def loop_entries(loop: PersistentLoop, link_globals: frozenset[str], vla_sizes: 
 
 def loop_text(loop: PersistentLoop, kd: str, entries: list[MapEntry], fallback: str) -> str:
     state = [{"name": s.name, "type": scalar_type(s, loop.env), "written": s.name in loop.written} for s in loop.state]
-    return render("host_loop.j2", loop=loop, kd=kd, maps=entries, state=state, fallback=fallback)
+    pointers = [{"name": p.name, "written": p.name in loop.written} for p, _ in loop.pointers]
+    return render("host_loop.j2", loop=loop, kd=kd, maps=entries, state=state, pointers=pointers, fallback=fallback)
 
 
 def loop_desc(loop: PersistentLoop) -> dict:

@@ -18,8 +18,7 @@ using namespace ompgpu_host;
 namespace {
 
 constexpr int kNotForLoops = OMPGPU_MAP_ALWAYS | OMPGPU_MAP_DELETE | OMPGPU_MAP_ATTACH | OMPGPU_MAP_ALLOCATOR |
-                             OMPGPU_MAP_POINTER_VALUE | OMPGPU_MAP_PRIVATE | OMPGPU_MAP_LITERAL |
-                             OMPGPU_MAP_ATTACH_ONLY | OMPGPU_MAP_RELEASE;
+                             OMPGPU_MAP_POINTER_VALUE | OMPGPU_MAP_PRIVATE | OMPGPU_MAP_LITERAL | OMPGPU_MAP_RELEASE;
 
 #ifdef OMPGPU_EMU
 // The emulator runs each block of a cooperative launch on an OS thread of its own.
@@ -90,7 +89,10 @@ extern "C" int ompgpu_persistent_loop(const ompgpu_kernel_desc *k, long long dev
       const std::uintptr_t b = reinterpret_cast<std::uintptr_t>(m.begin);
       const bool here = b && dev.table.find(b, static_cast<std::size_t>(std::max(m.size, 0LL)), &found) ==
                                  Lookup::Contained && !absent_link(found);
-      if (here) {
+      if (m.flags & OMPGPU_MAP_ATTACH_ONLY) {   // a firstprivate pointer: translated where it points into a mapping
+        address[i] = translate_entry(dev, loc, m);
+        present[i / 64] |= 1ull << (i % 64);
+      } else if (here) {
         address[i] = (m.flags & OMPGPU_MAP_PTR) ? translate_entry(dev, loc, m) : found->translate(b);
         present[i / 64] |= 1ull << (i % 64);
       } else if ((m.flags & OMPGPU_MAP_LOOP_COPY) && m.size > 0) {
