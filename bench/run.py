@@ -56,6 +56,9 @@ KERNELS: dict[str, tuple[list[str], list[str]]] = {
     "stencil": ([], ["40"]),
     "mclookup": ([], ["3000", "300"]),
     "matmul": ([], ["64"]),
+    # host loops of short kernels until convergence (issue 50): one variant per problem size
+    "labelprop": ([], ["64"]),
+    "jacobi": ([], ["40"]),
 }
 
 # the flat kernels' builds: variant -> the compiler flags that choose it (the CUDA version is
@@ -76,7 +79,13 @@ FLAT_VARIANTS: dict[str, dict[str, list[str]]] = {
 PROBLEM_VARIANTS: dict[str, dict[str, list[str]]] = {
     "rowmix": {"every512": [], "every64": ["-DRM_EVERY=64", "-DRM_LONG=2000"],
                "every4096": ["-DRM_EVERY=4096", "-DRM_LONG=100000", "-DRM_SHORT=12"], "uniform": ["-DRM_EVERY=0"]},
+    "labelprop": {"small": [], "large": ["-DLP_LARGE"]},
+    "jacobi": {"small": [], "large": ["-DJC_LARGE"]},
 }
+
+# kernels whose CUDA version is also built with -DCOOPERATIVE (compiler "cudacoop"): the whole host
+# loop as one cooperative kernel, the ceiling of issue 50's persistent loops
+COOPERATIVE_CUDA = ("labelprop", "jacobi")
 
 
 def variants(kernel: str) -> dict[str, list[str]]:
@@ -85,7 +94,7 @@ def variants(kernel: str) -> dict[str, list[str]]:
 
 # (compiler, variant) pairs that the report compares
 OMP_VARIANTS = ("nested", "spmd")
-COMPILERS = ("ompgpu", "clang", "gcc", "cuda")
+COMPILERS = ("ompgpu", "clang", "gcc", "cuda", "cudacoop")
 
 
 # ---------------------------------------------------------------------------------------
@@ -214,6 +223,9 @@ def build_commands(kernel: str, out: Path, peers: Path) -> list[tuple[str, str, 
         cmds.append(("gcc", variant, [*gcc_flags, *d, str(src), "-lm"], out / f"{kernel}.gcc.{variant}"))
         if kernel in FLAT_VARIANTS or kernel in PROBLEM_VARIANTS:
             cmds.append(("cuda", variant, ["nvcc", "-O3", "-arch=sm_90", *d, str(cu)], out / f"{kernel}.cuda.{variant}"))
+        if kernel in COOPERATIVE_CUDA:
+            cmds.append(("cudacoop", variant, ["nvcc", "-O3", "-arch=sm_90", "-DCOOPERATIVE", *d, str(cu)],
+                         out / f"{kernel}.cudacoop.{variant}"))
     if kernel not in FLAT_VARIANTS and kernel not in PROBLEM_VARIANTS:
         cmds.append(("cuda", "cuda", ["nvcc", "-O3", "-arch=sm_90", str(cu)], out / f"{kernel}.cuda"))
     return cmds
@@ -238,6 +250,7 @@ def build(out: Path, only: list[str], compilers: list[str]) -> int:
         "gcc": _version(["gcc", "--version"]),
         "cuda": _version(["nvcc", "--version"]),
     }
+    manifest["versions"]["cudacoop"] = manifest["versions"]["cuda"]
     keep = {(b["kernel"], b["compiler"], b["variant"]): b for b in manifest["builds"]}
     failed = 0
     for kernel in only or list(KERNELS):

@@ -1,4 +1,6 @@
-/* bfs, OpenMP offload (see bfs.h); the host loops over levels until none changes.
+/* bfs, OpenMP offload (see bfs.h); the host loops over levels until none changes. Kernel time is
+ * the whole loop of levels (the updates of the flag included): nothing but the levels' constructs
+ * runs in the loop, so ompgpu may run it as one persistent kernel (issue 50).
  * Nested (default): `target teams distribute` over the nodes; the master tests whether the
  * node is on the current level, the team visits its edges (`parallel for`).
  * -DSPMD: `target teams distribute parallel for` over the nodes, each thread visiting its
@@ -13,13 +15,14 @@ int main(int argc, char **argv) {
   bench_warmup();
   for (int rep = 0, reps = bench_reps(); rep < reps; rep++) {
     for (int i = 0; i < n; i++) level[i] = i ? -1 : 0;
-    double kernel = 0, t0 = BENCH_NOW();
+    double t0 = BENCH_NOW(), k0 = 0, k1 = 0;
     int changed = 1;
 #pragma omp target data map(to: start[0:n + 1], edges[0:ne]) map(tofrom: level[0:n]) map(alloc: changed)
+    {
+    k0 = BENCH_NOW();
     for (int depth = 0; changed; depth++) {
       changed = 0;
 #pragma omp target update to(changed)
-      double k0 = BENCH_NOW();
 #ifndef SPMD
 #pragma omp target teams distribute thread_limit(32) firstprivate(depth) map(tofrom: changed)
       for (int u = 0; u < n; u++) {
@@ -49,10 +52,11 @@ int main(int argc, char **argv) {
         }
       }
 #endif
-      kernel += BENCH_NOW() - k0;
 #pragma omp target update from(changed)
     }
-    bench_report("bfs", rep, kernel, BENCH_NOW() - t0);
+    k1 = BENCH_NOW();
+    }
+    bench_report("bfs", rep, k1 - k0, BENCH_NOW() - t0);
   }
   return bench_finish(bfs_check(start, edges, n, level));
 }

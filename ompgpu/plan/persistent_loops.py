@@ -436,34 +436,37 @@ def _continues(items: list) -> bool:
     return any(walk(it) for it in items)
 
 
-# What a step reads and writes of device memory: the arrays ("*") or a loop item.
-def _accesses(step: Step, items: list[LoopItem]) -> tuple[set, set]:
+# What a step does to device memory: (reads by every thread, writes by every thread, writes by the
+# grid's leader alone), each a set of storage named by its variable ("*": the arrays, as one).
+def _accesses(step: Step, items: list[LoopItem]) -> tuple[set, set, set]:
     if isinstance(step, RegionStep):
         touched = {"*"} | {items[i].name for i in step.items if i is not None}
-        return touched, touched
+        return touched, touched, set()
     if isinstance(step, CopyStep):
-        return (set(), {items[step.item].name}) if step.to_device else ({items[step.item].name}, set())
-    return set(), set()
+        name = {items[step.item].name}
+        return (set(), set(), name) if step.to_device else (name, set(), set())
+    return set(), set(), set()
 
 
 def _place_barriers(steps: list[Step], items: list[LoopItem], wrap: bool) -> list[Step]:
-    """The steps with a grid barrier wherever a step touches device memory that a step since the
-    last barrier wrote, or writes what one since then read (storage named by its variable; the
-    arrays as one). Placed for the steady state: the accesses left pending at the end of an
+    """The steps with a grid barrier wherever one thread may touch device memory that another
+    touched since the last barrier, one of them writing (the leader's own writes one after the
+    other need none). Placed for the steady state: the accesses left pending at the end of an
     iteration meet the next iteration's first steps (`wrap`; without it each iteration starts
     with a barrier of its own, PersistentLoop.top_barrier)."""
-    def place(pending_reads: set, pending_writes: set) -> tuple[list[Step], set, set]:
+    def place(pending: tuple[set, set, set]) -> tuple[list[Step], tuple[set, set, set]]:
         out = []
-        reads, writes = set(pending_reads), set(pending_writes)
+        reads, writes, leader = (set(p) for p in pending)
         for step in steps:
-            r, w = _accesses(step, items)
-            if (w & (reads | writes)) or (r & writes):
+            r, w, lw = _accesses(step, items)
+            if (w & (reads | writes | leader)) or (lw & (reads | writes)) or (r & (writes | leader)):
                 out.append(BarrierStep())
-                reads, writes = set(), set()
+                reads, writes, leader = set(), set(), set()
             reads |= r
             writes |= w
+            leader |= lw
             out.append(step)
-        return out, reads, writes
-    _, reads, writes = place(set(), set())
-    placed, _, _ = place(reads, writes) if wrap else place(set(), set())
+        return out, (reads, writes, leader)
+    _, pending = place((set(), set(), set()))
+    placed, _ = place(pending if wrap else (set(), set(), set()))
     return placed
