@@ -75,19 +75,31 @@ class BarrierStep:
     """A grid barrier."""
 
 
-Step = HostStep | RegionStep | CopyStep | BarrierStep
+@dataclass(frozen=True)
+class CarryStep:
+    """First in each iteration: every scalar's device storage moves to its other cell (the
+    grid's leader copies the value over), so that the iteration's writes never meet the
+    previous iteration's reads (a barrier fewer an iteration)."""
+
+
+Step = HostStep | RegionStep | CopyStep | BarrierStep | CarryStep
 
 
 @dataclass(frozen=True)
 class LoopItem:
     """A device address the loop's kernel receives: a capture of a region (`kernel`, capture
-    index) or the item of a target update (`kernel` None, its variable's name)."""
+    index: an array or a pointer), an outer pointer of the host code (`pointer`), or a scalar's
+    cells (`cell`, its variable `sym`): while the loop runs, the scalar's device storage is a pair of
+    cells in the loop's frame, one an iteration, whether the variable is present or not (nothing
+    but the loop can see its device copy meanwhile); where it is present, the runtime copies the
+    device copy's value in and the kernel writes the last value back."""
     kernel: Kernel | None
     capture: int
     name: str
-    loop_copy: bool   # a scalar the loop may keep a copy of (OMPGPU_MAP_LOOP_COPY)
-    pointer: bool = False   # an outer pointer of the host code (PersistentLoop.pointers): its device address
-    local: bool = False   # a scalar declared inside the loop: only ever the loop's copy
+    pointer: bool = False
+    cell: bool = False
+    sym: Symbol | None = None
+    local: bool = False   # a cell of a scalar declared inside the loop: never present
 
 
 @dataclass(frozen=True)
@@ -220,7 +232,7 @@ class _Planner:
             raise NotKept(f"the loop uses the declare target variable '{sym.name}'")
         if is_pointer(resolve_typedef(sym.type, self.env)):
             if not any(p.decl is sym.decl for p, _ in self.pointers):
-                self.pointers.append((sym, self._item(LoopItem(None, 0, sym.name, False, pointer=True))))
+                self.pointers.append((sym, self._item(LoopItem(None, 0, sym.name, pointer=True))))
             return
         if not _is_scalar(sym, self.env):
             raise NotKept(f"the loop's host code uses '{sym.name}', which is not a scalar")
@@ -272,6 +284,8 @@ class _Planner:
                         raise NotKept(f"the target region at {k.coord} maps a section whose bounds name "
                                       f"'{sorted(moved)[0]}', which the loop changes")
         has_continue = _continues(self.items)
+        if any(it.cell for it in self.loop_items):
+            steps.insert(0, CarryStep())
         placed = _place_barriers(steps, self.loop_items, wrap=not has_continue)
         coord = self.f.user_coord(self.loop)
         return PersistentLoop(self.f.unique_name(coord), self.loop, coord, self.f.fn_name,
@@ -338,12 +352,14 @@ class _Planner:
                                                                           for p, _ in self.pointers)):
                 items.append(None)   # a pointer of the host code: the thread's copy holds its device address
                 continue
-            # A scalar declared inside the loop is never present: the loop keeps its own copy.
-            index = self._item(LoopItem(k, i, cap.name, scalar, local=declared_inside))
-            items.append(index)
             if scalar:
+                index = self._cell(cap.sym, local=declared_inside)
                 if not declared_inside:
                     self._keep(cap.sym)
+            else:
+                index = self._item(LoopItem(k, i, cap.name))
+            items.append(index)
+            if scalar:
                 if "to" in cap.map_type:
                     before.append(CopyStep(index, cap.name, True, False))
                 if "from" in cap.map_type:
@@ -363,13 +379,20 @@ class _Planner:
                 if item.sections or item.members or sym is None or not _is_scalar(sym, self.env):
                     raise NotKept(f"the target update at {d.coord} moves '{item.text}', which is not a scalar")
                 self._keep(sym)
-                index = self._item(LoopItem(None, 0, item.name, True))
+                index = self._cell(sym, local=False)
                 steps.append(CopyStep(index, item.name, clause.kind == "to", True))
         return steps
 
     def _item(self, item: LoopItem) -> int:
         self.loop_items.append(item)
         return len(self.loop_items) - 1
+
+    def _cell(self, sym: Symbol, local: bool) -> int:
+        """The item of the cells of scalar `sym` (one for all its uses)."""
+        for i, it in enumerate(self.loop_items):
+            if it.cell and it.sym.decl is sym.decl:
+                return i
+        return self._item(LoopItem(None, 0, sym.name, cell=True, sym=sym, local=local))
 
 
 def _is_scalar(sym: Symbol, env: Env) -> bool:
@@ -437,14 +460,18 @@ def _continues(items: list) -> bool:
 
 
 # What a step does to device memory: (reads by every thread, writes by every thread, writes by the
-# grid's leader alone), each a set of storage named by its variable ("*": the arrays, as one).
+# grid's leader alone), each a set of storage: an item's (a scalar's cell of this iteration, or the
+# arrays, "*", as one) or "<item>@prev", a cell of the iteration before.
 def _accesses(step: Step, items: list[LoopItem]) -> tuple[set, set, set]:
     if isinstance(step, RegionStep):
-        touched = {"*"} | {items[i].name for i in step.items if i is not None}
+        touched = {"*"} | {str(i) for i in step.items if i is not None and items[i].cell}
         return touched, touched, set()
     if isinstance(step, CopyStep):
-        name = {items[step.item].name}
-        return (set(), set(), name) if step.to_device else (name, set(), set())
+        cell = {str(step.item)}
+        return (set(), set(), cell) if step.to_device else (cell, set(), set())
+    if isinstance(step, CarryStep):
+        cells = [str(i) for i, it in enumerate(items) if it.cell]
+        return {f"{c}@prev" for c in cells}, set(), set(cells)
     return set(), set(), set()
 
 
@@ -452,8 +479,10 @@ def _place_barriers(steps: list[Step], items: list[LoopItem], wrap: bool) -> lis
     """The steps with a grid barrier wherever one thread may touch device memory that another
     touched since the last barrier, one of them writing (the leader's own writes one after the
     other need none). Placed for the steady state: the accesses left pending at the end of an
-    iteration meet the next iteration's first steps (`wrap`; without it each iteration starts
-    with a barrier of its own, PersistentLoop.top_barrier)."""
+    iteration meet the next iteration's first steps, its cells then the previous iteration's
+    (`wrap`; without it each iteration starts with a barrier of its own,
+    PersistentLoop.top_barrier). Every iteration holds a barrier (between its region and the
+    previous iteration's, at least), so cells two iterations apart never meet."""
     def place(pending: tuple[set, set, set]) -> tuple[list[Step], tuple[set, set, set]]:
         out = []
         reads, writes, leader = (set(p) for p in pending)
@@ -467,6 +496,9 @@ def _place_barriers(steps: list[Step], items: list[LoopItem], wrap: bool) -> lis
             leader |= lw
             out.append(step)
         return out, (reads, writes, leader)
+
+    def previous(names: set) -> set:
+        return {n if n == "*" else f"{n}@prev" for n in names if not n.endswith("@prev")}
     _, pending = place((set(), set(), set()))
-    placed, _ = place(pending if wrap else (set(), set(), set()))
+    placed, _ = place(tuple(previous(p) for p in pending) if wrap else (set(), set(), set()))
     return placed

@@ -7,7 +7,7 @@ from pycparser import c_ast
 
 from ompgpu.analysis.symbols import Symbol, resolve_typedef
 from ompgpu.codegen.device.cdecl import cxx_name, type_string
-from ompgpu.plan.persistent_loops import BarrierStep, CopyStep, HostStep, PersistentLoop, RegionStep
+from ompgpu.plan.persistent_loops import BarrierStep, CarryStep, CopyStep, HostStep, PersistentLoop, RegionStep
 
 
 def scalar_type(sym: Symbol, env) -> str:
@@ -22,34 +22,38 @@ def emit_loop(em, loop: PersistentLoop, kernel_parts: dict[int, dict]) -> dict:
     region, by id of its Kernel (its name, its parameters as (declaration, type))."""
     state = [{"name": cxx_name(s.name), "type": device_type(scalar_type(s, loop.env)),
               "written": s.name in loop.written} for s in loop.state]
-    types = {s.name: device_type(scalar_type(s, loop.env)) for s in loop.state}
+    cell_types = {i: device_type(scalar_type(it.sym, loop.env)) for i, it in enumerate(loop.items) if it.cell}
     steps = []
     for step in loop.steps:
         if isinstance(step, HostStep):
             steps.append({"kind": "host", "text": em.statement(step.stmt)})
         elif isinstance(step, BarrierStep):
             steps.append({"kind": "barrier"})
+        elif isinstance(step, CarryStep):
+            steps.append({"kind": "carry"})
         elif isinstance(step, RegionStep):
             kt = kernel_parts[id(step.kernel)]
-            params = kt["params"]
             args = []
-            for cap, item, (_, ptype) in zip(step.kernel.captures, step.items, params):
-                source = cxx_name(cap.name) if item is None else f"__loop_items[{item}]"
+            for cap, item, (_, ptype) in zip(step.kernel.captures, step.items, kt["params"]):
+                if item is None:
+                    source = cxx_name(cap.name)
+                elif loop.items[item].cell:
+                    source = f"ompgpu::loop_cell(__loop_items, {item}u, __loop_parity)"
+                else:
+                    source = f"__loop_items[{item}]"
                 args.append(f"({ptype})({source})")
             steps.append({"kind": "region", "function": f"{kt['name']}__region", "args": args})
         elif isinstance(step, CopyStep):
-            item = loop.items[step.item]
-            name = item.name
-            if item.local:   # declared inside the loop: its type is the capture's
-                cap = item.kernel.captures[item.capture]
-                types[name] = device_type(scalar_type(cap.sym, item.kernel.env))
-            storage = f"*({types[name]} *)__loop_items[{step.item}]"
+            name = cxx_name(loop.items[step.item].name)
+            storage = f"*({cell_types[step.item]} *)ompgpu::loop_cell(__loop_items, {step.item}u, __loop_parity)"
             steps.append({"kind": "copy", "item": step.item, "when_present": step.when_present,
                           "to_device": step.to_device,
-                          "assign": f"{storage} = {cxx_name(name)}" if step.to_device else f"{cxx_name(name)} = {storage}"})
+                          "assign": f"{storage} = {name}" if step.to_device else f"{name} = {storage}"})
+    cells = [{"item": i, "type": t} for i, t in cell_types.items()]
     pointers = [{"name": cxx_name(p.name), "decl": type_string(p.type, cxx_name(p.name)), "type": type_string(p.type),
                  "item": item, "written": p.name in loop.written} for p, item in loop.pointers]
     return {"name": loop.name, "coord": loop.coord, "threads": loop.team_threads, "state": state, "pointers": pointers,
+            "cells": cells,
             "header": _header(em, loop.loop), "footer": _footer(em, loop.loop), "steps": steps,
             "top_barrier": loop.top_barrier}
 

@@ -249,7 +249,7 @@ class DeviceGenerator:
                             launch_shapes={v["name"]: LaunchShape(len(kt["params"]), kt["packed"], kt["max_threads"],
                                                                   1 if kt["spread_bytes"] else 0, 1 if kt["combine"] else 0)
                                            for kt in kernels for v in kt["variants"]}
-                                          | {lt["name"]: LaunchShape(4, 1, lt["threads"], cooperative=1) for lt in loops})
+                                          | {lt["name"]: LaunchShape(5, 1, lt["threads"], cooperative=1) for lt in loops})
 
     # -- declarations the device needs --------------------------------------------
     def _is_user_decl(self, node: c_ast.Node) -> bool:

@@ -5,8 +5,6 @@ as usual), and else the host's scalars take the values the loop ended with."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
-
 from ompgpu.codegen.device.persistent import scalar_type
 from ompgpu.codegen.host.maps import MapEntry, kernel_maps
 from ompgpu.codegen.render import render
@@ -41,18 +39,14 @@ def loop_entries(loop: PersistentLoop, link_globals: frozenset[str], vla_sizes: 
     for item in loop.items:
         if item.pointer:   # a pointer of the host code: where it points now, translated
             entries.append(MapEntry(f"(void *)({item.name})", f"(void *)({item.name})", "0", "OMPGPU_MAP_PTR", item.name))
-            continue
-        if item.kernel is None:   # a target update's scalar
-            entries.append(MapEntry(f"(void *)&({item.name})", f"(void *)&({item.name})", f"(long long)sizeof({item.name})",
-                                    "OMPGPU_MAP_TO | OMPGPU_MAP_LOOP_COPY", item.name))
-            continue
-        if item.local:   # declared inside the loop: no host storage, the loop's copy of its size
-            cap = item.kernel.captures[item.capture]
-            size = f"(long long)sizeof({scalar_type(cap.sym, item.kernel.env)})"
+        elif item.cell and item.local:   # declared inside the loop: no host storage, never present
+            size = f"(long long)sizeof({scalar_type(item.sym, loop.env)})"
             entries.append(MapEntry("(void *)0", "(void *)0", size, "OMPGPU_MAP_LOOP_COPY", item.name))
-            continue
-        e = maps[id(item.kernel)][item.capture]
-        entries.append(replace(e, flags=e.flags + " | OMPGPU_MAP_LOOP_COPY") if item.loop_copy else e)
+        elif item.cell:   # a scalar: its device copy where present (its value moves to the loop's cells)
+            entries.append(MapEntry(f"(void *)&({item.name})", f"(void *)&({item.name})",
+                                    f"(long long)sizeof({item.name})", "OMPGPU_MAP_LOOP_COPY", item.name))
+        else:
+            entries.append(maps[id(item.kernel)][item.capture])
     for k in loop.kernels:
         entries += maps[id(k)][len(k.captures):]
     return entries

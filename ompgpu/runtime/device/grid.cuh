@@ -7,17 +7,17 @@
 // blocks needs (Sorensen et al., "Cooperative Kernels", FSE 2017). Every thread of every
 // block calls it, the same number of times.
 //
-// The barrier is two words of global memory that the host zeroes before the launch:
-// bar[0] counts the blocks arrived, bar[1] is the generation. Thread 0 of each block
-// arrives for its block; the last to arrive resets the count and moves the generation on;
-// the others wait for the generation to move.
+// The barrier is one word of global memory that the host zeroes before the launch, as CUDA's
+// own grid sync keeps it: thread 0 of each block arrives for its block by adding 1, block 0's
+// thread by adding 0x80000000 - (blocks - 1), so that the blocks' additions together flip the top
+// bit and leave the count as it was; each waits until the top bit differs from what it saw when
+// it arrived. One atomic a block and no reset: the last arrival releases every block at once.
 //
 // Memory order, as DeviceRTL states its synchronize::threads: the first block barrier
 // orders the block's earlier writes before thread 0's arrival; the device-scope fence
-// before the arrival (release) makes them visible to every block that sees the new
-// generation; the fence after the wait (acquire) orders the block's later reads after
-// every block's arrival; the last block barrier passes that on to the block's threads.
-// The generation is read before arriving: it can only move once this block has arrived.
+// before the arrival (release) makes them visible to every block that sees the flip; the
+// fence after the wait (acquire) orders the block's later reads after every block's arrival;
+// the last block barrier passes that on to the block's threads.
 #ifndef OMPGPU_DEVICE_GRID_CUH
 #define OMPGPU_DEVICE_GRID_CUH
 
@@ -28,16 +28,10 @@ namespace ompgpu {
 OMPGPU_DEV void grid_barrier(unsigned *bar) {
   block_barrier();
   if (threadIdx.x == 0) {
-    volatile unsigned *generation = bar + 1;
-    const unsigned seen = *generation;
+    const unsigned add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u;
     __threadfence();
-    if (atomicAdd(bar, 1u) == gridDim.x - 1u) {
-      atomicExch(bar, 0u);
-      __threadfence();
-      atomicAdd(bar + 1, 1u);
-    } else {
-      while (*generation == seen) spin_pause(32);
-    }
+    const unsigned seen = atomicAdd(bar, add);
+    while (((seen ^ *(volatile unsigned *)bar) & 0x80000000u) == 0u) spin_pause(32);
     __threadfence();
   }
   block_barrier();
@@ -48,6 +42,12 @@ OMPGPU_DEV void grid_barrier(unsigned *bar) {
 // loop copies in and out as the region's map clause says.
 OMPGPU_DEV bool loop_item_present(const unsigned long long *present, unsigned i) {
   return (present[i >> 6] >> (i & 63u)) & 1ull;
+}
+
+// The cell of a persistent loop's scalar item i for `parity`: two 16-byte cells at the item's
+// address (runtime/host/persistent.cpp), one an iteration (plan/persistent_loops.py CarryStep).
+OMPGPU_DEV void *loop_cell(void *const *items, unsigned i, unsigned parity) {
+  return static_cast<char *>(items[i]) + 16u * (parity & 1u);
 }
 
 // The thread that writes what the whole grid shares (the loop's copies of mapped scalars, the

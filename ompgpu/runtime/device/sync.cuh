@@ -149,9 +149,16 @@ OMPGPU_DEV T cas_apply(T *p, Next next) {
   }
 }
 
+// A min or max that leaves the value as it is stores nothing: once a reduction's extreme is in
+// memory, the teams' later updates are reads, not a queue of compare-and-swaps on one word (a
+// max over 5,000 warps each Jacobi sweep: bench/jacobi).
 template <class T>
 OMPGPU_DEV T cas_update(AtomicOp op, T *p, T v) {
-  return cas_apply(p, [&](T cur, T &nv) { nv = op_apply<T>(op, cur, v); return true; });
+  const bool extreme = op == ATOMIC_MIN || op == ATOMIC_MAX;
+  return cas_apply(p, [&](T cur, T &nv) {
+    nv = op_apply<T>(op, cur, v);
+    return !extreme || bit_cast<typename uint_of_size<sizeof(T)>::type>(nv) != bit_cast<typename uint_of_size<sizeof(T)>::type>(cur);
+  });
 }
 
 }  // namespace detail

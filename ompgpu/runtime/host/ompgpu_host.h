@@ -110,9 +110,8 @@ typedef struct ompgpu_kernel_desc {
                                       launch (the region's one copy, which its teams share), the kernel's
                                       argument; nothing enters the present table; freed after the kernel */
 
-#define OMPGPU_MAP_LOOP_COPY 0x8000 /* persistent loop (ompgpu_persistent_loop): a scalar the loop keeps; where it
-                                      is not present, the loop's kernel gets a copy of its own (the
-                                      region's map clause copies it in and out there) */
+#define OMPGPU_MAP_LOOP_COPY 0x8000 /* persistent loop (ompgpu_persistent_loop): a scalar whose device storage the
+                                      loop keeps in cells of its own while it runs */
 
 /* The `device` argument when the construct has no device clause: use the
    default-device ICV (OMP_DEFAULT_DEVICE / omp_set_default_device). Any other value is
@@ -142,10 +141,12 @@ int  ompgpu_target(const ompgpu_kernel_desc *k, long long device, int if_cond,
                    int num_teams, int thread_limit, int n, ompgpu_map_entry *maps);
 /* A host loop run as one persistent kernel (plan/persistent_loops.py): k is the loop's kernel,
    launched cooperatively once with every block resident; its parameters are the device addresses
-   of the n entries (one pointer each, in order), the grid barrier's two words, the presence bits
-   of the entries and the loop's scalars (`state`, state_bytes bytes, copied in before and out
-   after). Entries flagged OMPGPU_MAP_LOOP_COPY that are not present get a device copy of their
-   own; every other entry must be present. Returns 0 when the loop ran there, 1 when the caller
+   of the n entries (one pointer each, in order), their homes, the grid barrier's word, the presence
+   bits of the entries and the loop's scalars (`state`, state_bytes bytes, copied in before and out
+   after). An entry flagged OMPGPU_MAP_LOOP_COPY (a scalar) gets two cells in the loop's frame, its
+   device storage while the loop runs; where it is present, its home is its device copy, whose value
+   goes into the first cell before the launch and which the kernel updates at its end. Every other
+   entry must be present. Returns 0 when the loop ran there, 1 when the caller
    must run the loop as written (no device, OMP_TARGET_OFFLOAD=DISABLED, an entry not present, no
    cooperative launch): nothing was done then. */
 int  ompgpu_persistent_loop(const ompgpu_kernel_desc *k, long long device, int n, ompgpu_map_entry *maps,

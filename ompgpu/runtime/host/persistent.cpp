@@ -32,10 +32,13 @@ int run_as_written(const Loc &loc, const ompgpu_kernel_desc *k, const std::strin
   return 1;
 }
 
-// The frame of one run in device memory: the items' addresses, the grid barrier, the presence
-// bits, the loop's scalars, then the copies of the scalars that are not present.
+// The frame of one run in device memory: the items' addresses, their homes (a scalar's device copy
+// where it is present), the grid barrier, the presence bits, the loop's scalars, then two 16-byte
+// cells for each scalar item (OMPGPU_MAP_LOOP_COPY): its device storage while the loop runs, one
+// cell an iteration (plan/persistent_loops.py).
+constexpr std::size_t kCellBytes = 16;
 struct Frame {
-  std::size_t barrier = 0, present = 0, state = 0, bytes = 0;
+  std::size_t homes = 0, barrier = 0, present = 0, state = 0, bytes = 0;
   std::vector<unsigned char> image;   // what is copied in
 };
 
@@ -70,12 +73,13 @@ extern "C" int ompgpu_persistent_loop(const ompgpu_kernel_desc *k, long long dev
   const std::size_t items = static_cast<std::size_t>(std::max(n, 0));
   const std::size_t words = (items + 63) / 64;
   Frame f;
-  f.barrier = 8 * items;
+  f.homes = 8 * items;
+  f.barrier = f.homes + 8 * items;
   f.present = f.barrier + 8;
   f.state = align16(f.present + 8 * words);
   std::size_t end = align16(f.state + static_cast<std::size_t>(std::max(state_bytes, 0LL)));
-  std::vector<std::size_t> copy_at(items, 0);   // frame offset of an item's own copy (0: none)
-  std::vector<std::uintptr_t> address(items, 0);
+  std::vector<std::size_t> copy_at(items, 0);   // frame offset of a scalar item's cells (0: none)
+  std::vector<std::uintptr_t> address(items, 0), home(items, 0);
   std::vector<std::uint64_t> present(std::max<std::size_t>(words, 1), 0);
   std::uint64_t ticket;
   {
@@ -89,15 +93,21 @@ extern "C" int ompgpu_persistent_loop(const ompgpu_kernel_desc *k, long long dev
       const std::uintptr_t b = reinterpret_cast<std::uintptr_t>(m.begin);
       const bool here = b && dev.table.find(b, static_cast<std::size_t>(std::max(m.size, 0LL)), &found) ==
                                  Lookup::Contained && !absent_link(found);
-      if (m.flags & OMPGPU_MAP_ATTACH_ONLY) {   // a firstprivate pointer: translated where it points into a mapping
+      if (m.flags & OMPGPU_MAP_LOOP_COPY) {
+        if (m.size <= 0 || static_cast<std::size_t>(m.size) > kCellBytes)
+          return run_as_written(loc, k, strprintf("'%s' is not a scalar", name));
+        copy_at[i] = end;
+        end += 2 * kCellBytes;
+        if (here) {
+          home[i] = found->translate(b);
+          present[i / 64] |= 1ull << (i % 64);
+        }
+      } else if (m.flags & OMPGPU_MAP_ATTACH_ONLY) {   // a firstprivate pointer: translated where it points into a mapping
         address[i] = translate_entry(dev, loc, m);
         present[i / 64] |= 1ull << (i % 64);
       } else if (here) {
         address[i] = (m.flags & OMPGPU_MAP_PTR) ? translate_entry(dev, loc, m) : found->translate(b);
         present[i / 64] |= 1ull << (i % 64);
-      } else if ((m.flags & OMPGPU_MAP_LOOP_COPY) && m.size > 0) {
-        copy_at[i] = end;
-        end = align16(end + static_cast<std::size_t>(m.size));
       } else {
         return run_as_written(loc, k, strprintf("'%s' is not present on the device", name));
       }
@@ -113,16 +123,23 @@ extern "C" int ompgpu_persistent_loop(const ompgpu_kernel_desc *k, long long dev
   for (std::size_t i = 0; i < items; ++i) {
     const std::uintptr_t a = copy_at[i] ? base + copy_at[i] : address[i];
     std::memcpy(&f.image[8 * i], &a, sizeof a);
+    std::memcpy(&f.image[f.homes + 8 * i], &home[i], sizeof home[i]);
   }
   std::memcpy(&f.image[f.present], present.data(), 8 * words);
   if (state_bytes > 0) std::memcpy(&f.image[f.state], state, static_cast<std::size_t>(state_bytes));
   cudaStream_t stream = thread_stream(loc, d);
   err = cudaMemcpyAsync(frame, f.image.data(), f.bytes, cudaMemcpyHostToDevice, stream);
   if (err != cudaSuccess) cuda_fatal(loc, err, "copying the persistent loop's frame to the device");
+  for (std::size_t i = 0; i < items; ++i)   // a present scalar's value into its first cell
+    if (copy_at[i] && home[i]) {
+      err = cudaMemcpyAsync(reinterpret_cast<void *>(base + copy_at[i]), reinterpret_cast<void *>(home[i]),
+                            static_cast<std::size_t>(maps[i].size), cudaMemcpyDeviceToDevice, stream);
+      if (err != cudaSuccess) cuda_fatal(loc, err, "copying a scalar's device copy into the persistent loop's frame");
+    }
 
-  void *ptrs = frame, *barrier = reinterpret_cast<void *>(base + f.barrier),
+  void *ptrs = frame, *homes = reinterpret_cast<void *>(base + f.homes), *barrier = reinterpret_cast<void *>(base + f.barrier),
        *bits = reinterpret_cast<void *>(base + f.present), *scalars = reinterpret_cast<void *>(base + f.state);
-  void *args[] = {&ptrs, &barrier, &bits, &scalars, nullptr};
+  void *args[] = {&ptrs, &homes, &barrier, &bits, &scalars, nullptr};
   ompgpu_launch_config cfg;
   cfg.num_teams = static_cast<unsigned>(teams);
   cfg.threads_per_team = static_cast<unsigned>(threads);
