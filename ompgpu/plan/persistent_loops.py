@@ -26,7 +26,7 @@ from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.analysis.symbols import Env, ScopedVisitor, Symbol, declare, is_pointer, region_uses, resolve_typedef
 from ompgpu.errors import SourceCoord
 from ompgpu.outliner.outline import Kernel, Program, target_kind
-from ompgpu.parser.bind import OmpConstruct
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest
 from ompgpu.parser.cfront import param_decls
 from ompgpu.plan.mode import KernelPlan
 
@@ -119,6 +119,10 @@ class PersistentLoop:
     items: tuple[LoopItem, ...]
     team_threads: int
     kernels: tuple[Kernel, ...]
+    # Each region's loop nest dealt out over the grid (one iteration a thread), whose bounds the
+    # host can evaluate before the loop (they name only outer variables the loop never changes):
+    # the grid need not be larger than the longest; None where a region is not one such nest.
+    grid_nests: tuple[tuple[c_ast.For, ...], ...] | None
 
 
 @dataclass(frozen=True)
@@ -290,7 +294,28 @@ class _Planner:
         coord = self.f.user_coord(self.loop)
         return PersistentLoop(self.f.unique_name(coord), self.loop, coord, self.f.fn_name,
                               self.env.copy(), tuple(placed), has_continue, tuple(self.state), tuple(self.pointers),
-                              frozenset(self.written), tuple(self.loop_items), team or 256, tuple(kernels))
+                              frozenset(self.written), tuple(self.loop_items), team or 256, tuple(kernels),
+                              self._grid_nests(kernels))
+
+    def _grid_nests(self, kernels: list[Kernel]) -> tuple[tuple[c_ast.For, ...], ...] | None:
+        nests = []
+        for k in kernels:
+            d = k.construct.directive
+            if tuple(d.leaves[:5]) != ("target", "teams", "distribute", "parallel", "for") or \
+                    self.f.plans[id(k)].mode != "spmd" or d.clause("dist_schedule") is not None:
+                return None
+            nest = loop_nest(k.construct.body, collapse_depth(d))
+            if not nest:
+                return None
+            for f in nest:
+                for part in (f.init, f.cond, f.next):
+                    for n in _walk(part):
+                        if isinstance(n, c_ast.ID) and n.name not in _loop_var_names(nest) and (
+                                n.name in self.written or self.env.lookup(n.name) is None):
+                            return None
+            nests.append(tuple(nest))
+        return tuple(nests)
+
 
     def _check_pointer_moves(self) -> None:
         """The host code may only copy pointers (`p = q`, `T *t = p`): each thread's copy of a
@@ -393,6 +418,17 @@ class _Planner:
             if it.cell and it.sym.decl is sym.decl:
                 return i
         return self._item(LoopItem(None, 0, sym.name, cell=True, sym=sym, local=local))
+
+
+def _loop_var_names(nest) -> set[str]:
+    names = set()
+    for f in nest:
+        for n in _walk(f.init):
+            if isinstance(n, c_ast.Decl):
+                names.add(n.name)
+            elif isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
+                names.add(n.lvalue.name)
+    return names
 
 
 def _is_scalar(sym: Symbol, env: Env) -> bool:

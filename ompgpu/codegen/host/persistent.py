@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from ompgpu.codegen.device.persistent import scalar_type
 from ompgpu.codegen.host.maps import MapEntry, kernel_maps
+from ompgpu.codegen.host.trip_counts import nest_trip_count
 from ompgpu.codegen.render import render
 from ompgpu.parser.ctokens import Tokens, scan_statement
 from ompgpu.plan.persistent_loops import PersistentLoop
@@ -52,10 +53,22 @@ def loop_entries(loop: PersistentLoop, link_globals: frozenset[str], vla_sizes: 
     return entries
 
 
+def grid_iterations(loop: PersistentLoop) -> str:
+    """Host C text of the most iterations any region of the loop deals out over the grid (0:
+    unknown; the runtime then launches all the teams the GPU holds)."""
+    if loop.grid_nests is None:
+        return "0"
+    counts = [nest_trip_count(nest) for nest in loop.grid_nests]
+    if any(c is None for c in counts):
+        return "0"
+    return "ompgpu_max_ll(" * (len(counts) - 1) + counts[0] + "".join(f", {c})" for c in counts[1:])
+
+
 def loop_text(loop: PersistentLoop, kd: str, entries: list[MapEntry], fallback: str) -> str:
     state = [{"name": s.name, "type": scalar_type(s, loop.env), "written": s.name in loop.written} for s in loop.state]
     pointers = [{"name": p.name, "written": p.name in loop.written} for p, _ in loop.pointers]
-    return render("host_loop.j2", loop=loop, kd=kd, maps=entries, state=state, pointers=pointers, fallback=fallback)
+    return render("host_loop.j2", loop=loop, kd=kd, maps=entries, state=state, pointers=pointers, fallback=fallback,
+                  iterations=grid_iterations(loop))
 
 
 def loop_desc(loop: PersistentLoop) -> dict:

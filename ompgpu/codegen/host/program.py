@@ -12,7 +12,7 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from ompgpu.analysis.symbols import has_side_effect, is_pointer, resolve_typedef
+from ompgpu.analysis.symbols import is_pointer, resolve_typedef
 from ompgpu.codegen.device.program import LaunchShape, device_global_symbol
 from ompgpu.analysis.footprint import short_iteration
 from ompgpu.codegen.render import render
@@ -20,10 +20,9 @@ from ompgpu.errors import UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, target_kind
 from ompgpu.plan.persistent_loops import LoopPlan, PersistentLoop
 
-from ompgpu.analysis.library import PURE_LIBRARY
-from ompgpu.codegen.cprint import CPrinter
-from ompgpu.parser.bind import OmpConstruct, canonical_for, collapse_depth, loop_nest
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest
 from ompgpu.codegen.host import persistent
+from ompgpu.codegen.host.trip_counts import nest_trip_count
 from ompgpu.codegen.host.maps import data_maps, kernel_maps, update_sections
 from ompgpu.codegen.host.allocate_directive import lower_allocate_directives
 from ompgpu.codegen.host.allocators import allocator_setup, lower_trait_allocators
@@ -245,10 +244,6 @@ def _line_marker(pre, text: str, offset: int, line_starts: list[int]) -> str:
     return f'\n# {line} "{file}"\n'
 
 
-# ompgpu_host_trip_count's code of each comparison
-_LOOP_COMPARISONS = {"<": 0, "<=": 1, ">": 2, ">=": 3, "!=": 4}
-
-
 def _grid_trip_count(c: OmpConstruct, program: Program) -> str | None:
     """Host C text of the iteration count of an SPMD kernel that is one `target teams
     distribute parallel for` loop nest dealt out over the grid (no num_threads, no
@@ -270,19 +265,7 @@ def _grid_trip_count(c: OmpConstruct, program: Program) -> str | None:
     nest = loop_nest(c.body, collapse_depth(d))
     if not nest or not short_iteration(nest[-1].stmt, program.functions):
         return None
-    counts = []
-    printer = CPrinter()
-    for f in nest:
-        parts = canonical_for(f)
-        if parts is None:
-            return None
-        _, lb, ub, step, cmp = parts
-        op = _LOOP_COMPARISONS[cmp]
-        if any(has_side_effect(e, PURE_LIBRARY) for e in (lb, ub, step)):
-            return None
-        text = [f"(long long)({printer.visit(e)})" for e in (lb, ub, step)]
-        counts.append(f"ompgpu_host_trip_count({text[0]}, {text[1]}, {text[2]}, {op})")
-    return " * ".join(counts)
+    return nest_trip_count(nest)
 
 
 def _clause_expr(d, kind: str) -> str | None:

@@ -23,6 +23,12 @@
 
 #include "synchronization.cuh"
 
+// Nanoseconds a waiting block sleeps between looks at the barrier word; 0: none, as CUDA's own
+// grid sync spins.
+#ifndef OMPGPU_GRID_SPIN_NS
+#define OMPGPU_GRID_SPIN_NS 0
+#endif
+
 namespace ompgpu {
 
 OMPGPU_DEV void grid_barrier(unsigned *bar) {
@@ -31,7 +37,13 @@ OMPGPU_DEV void grid_barrier(unsigned *bar) {
     const unsigned add = blockIdx.x == 0 ? 0x80000000u - (gridDim.x - 1u) : 1u;
     __threadfence();
     const unsigned seen = atomicAdd(bar, add);
-    while (((seen ^ *(volatile unsigned *)bar) & 0x80000000u) == 0u) spin_pause(32);
+    while (((seen ^ *(volatile unsigned *)bar) & 0x80000000u) == 0u) {
+#if defined(OMPGPU_EMU)
+      spin_pause(32);   // the emulator's yield point: the other blocks' OS threads run
+#elif OMPGPU_GRID_SPIN_NS > 0
+      spin_pause(OMPGPU_GRID_SPIN_NS);
+#endif
+    }
     __threadfence();
   }
   block_barrier();

@@ -148,9 +148,10 @@ int  ompgpu_target(const ompgpu_kernel_desc *k, long long device, int if_cond,
    goes into the first cell before the launch and which the kernel updates at its end. Every other
    entry must be present. Returns 0 when the loop ran there, 1 when the caller
    must run the loop as written (no device, OMP_TARGET_OFFLOAD=DISABLED, an entry not present, no
-   cooperative launch): nothing was done then. */
+   cooperative launch): nothing was done then. `iterations` > 0: the most iterations a region deals
+   out over the grid, one a thread: no more teams are launched than they fill. */
 int  ompgpu_persistent_loop(const ompgpu_kernel_desc *k, long long device, int n, ompgpu_map_entry *maps,
-                            void *state, long long state_bytes);
+                            void *state, long long state_bytes, long long iterations);
 /* The same for a kernel that is one loop dealt out over the grid, whose iteration count the
    host computed (trip_count >= 0): without num_teams / OMP_NUM_TEAMS the runtime launches
    enough teams for one iteration per thread. */
@@ -165,6 +166,7 @@ static inline long long ompgpu_host_trip_count(long long lb, long long ub, long 
   if (st > 0) return ub > lb ? (ub - lb + st - 1) / st : 0;
   return lb > ub ? (lb - ub - st - 1) / (-st) : 0;
 }
+static inline long long ompgpu_max_ll(long long a, long long b) { return a > b ? a : b; }
 void ompgpu_target_data_begin(const ompgpu_srcloc *loc, long long device, int if_cond, int n, ompgpu_map_entry *maps);
 void ompgpu_target_data_end  (const ompgpu_srcloc *loc, long long device, int if_cond, int n, ompgpu_map_entry *maps);
 void ompgpu_target_update    (const ompgpu_srcloc *loc, long long device, int if_cond, int n, ompgpu_map_entry *maps); /* TO = update to, FROM = update from */
