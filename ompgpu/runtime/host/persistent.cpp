@@ -64,10 +64,14 @@ extern "C" int ompgpu_persistent_loop(const ompgpu_kernel_desc *k, long long dev
   int local_bytes = 0;
   long long teams = k->occupancy ? k->occupancy(static_cast<int>(threads), 0, &local_bytes) : 0;
   teams *= dev.sms;
-  // No more teams than the regions' iterations fill: every team meets every grid barrier, which
-  // costs more the more teams there are (bench/results/s10-h200-2026-11-28-run2: labelprop over
-  // 16,384 vertices took 1.32 ms on 132 teams, 2.22 on the 792 the GPU holds).
-  if (iterations > 0) teams = std::min(teams, std::max(1LL, (iterations + threads - 1) / threads));
+  // Every team meets every grid barrier, which costs more the more teams there are: no more teams
+  // than fill half an SM's threads, nor than give each thread two of the longest region's
+  // iterations. On an H200 (bench/results/s10-h200-2026-11-28-run3, teams of 256) the GPU holds
+  // 660-1056 such teams; labelprop over 262,144 vertices took 14.2 ms on 660 teams and 10.2 on
+  // 528, Jacobi over 1024^2 points 20.2 and 16.2, over 256^2 points 23.0 on 253 teams (one
+  // iteration a thread) and 19.3 on 132.
+  teams = std::min(teams, std::max(1LL, static_cast<long long>(dev.sms) * (dev.max_threads_per_sm / (2 * threads))));
+  if (iterations > 0) teams = std::min(teams, std::max(1LL, (iterations + 2 * threads - 1) / (2 * threads)));
   if (e.loop_teams > 0) teams = std::min(teams, e.loop_teams);
 #ifdef OMPGPU_EMU
   teams = std::min(teams, kEmulatedLoopTeams);
