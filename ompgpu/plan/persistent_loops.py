@@ -79,7 +79,11 @@ class BarrierStep:
 class CarryStep:
     """First in each iteration: every scalar's device storage moves to its other cell (the
     grid's leader copies the value over), so that the iteration's writes never meet the
-    previous iteration's reads (a barrier fewer an iteration)."""
+    previous iteration's reads (a barrier fewer an iteration). `skip_when[i]`, for the i-th
+    cell item: "present" or "absent" where the iteration's first use of the cell writes it whole
+    in that case (a region's copy in where the scalar is not present, an update to where it is),
+    so there is nothing to copy over; None: always copied."""
+    skip_when: tuple[tuple[int, str | None], ...] = ()
 
 
 Step = HostStep | RegionStep | CopyStep | BarrierStep | CarryStep
@@ -289,7 +293,7 @@ class _Planner:
                                       f"'{sorted(moved)[0]}', which the loop changes")
         has_continue = _continues(self.items)
         if any(it.cell for it in self.loop_items):
-            steps.insert(0, CarryStep())
+            steps.insert(0, CarryStep(_carry_skips(steps, self.loop_items)))
         placed = _place_barriers(steps, self.loop_items, wrap=not has_continue)
         coord = self.f.user_coord(self.loop)
         return PersistentLoop(self.f.unique_name(coord), self.loop, coord, self.f.fn_name,
@@ -418,6 +422,38 @@ class _Planner:
             if it.cell and it.sym.decl is sym.decl:
                 return i
         return self._item(LoopItem(None, 0, sym.name, cell=True, sym=sym, local=local))
+
+
+def _carry_skips(steps: list[Step], items: list[LoopItem]) -> tuple[tuple[int, str | None], ...]:
+    """CarryStep.skip_when of each cell: where the cell's first use in the iteration is a copy to
+    the device, reached from the iteration's start without a `break` or `continue` before it."""
+    out = []
+    for i, item in enumerate(items):
+        if not item.cell:
+            continue
+        when = None
+        for step in steps:
+            if isinstance(step, HostStep) and _leaves_iteration(step.stmt):
+                break
+            if isinstance(step, CopyStep) and step.item == i:
+                if step.to_device:
+                    when = "present" if step.when_present else "absent"
+                break
+            if isinstance(step, RegionStep) and i in step.items:
+                break
+        out.append((i, when))
+    return tuple(out)
+
+
+def _leaves_iteration(stmt: c_ast.Node) -> bool:
+    """Whether a host statement may end the iteration early (a break or continue of the loop)."""
+    def walk(n) -> bool:
+        if isinstance(n, (c_ast.Break, c_ast.Continue)):
+            return True
+        if isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch)):
+            return False
+        return any(walk(child) for _, child in n.children()) if isinstance(n, c_ast.Node) else False
+    return walk(stmt)
 
 
 def _loop_var_names(nest) -> set[str]:

@@ -30,7 +30,13 @@ def emit_loop(em, loop: PersistentLoop, kernel_parts: dict[int, dict]) -> dict:
         elif isinstance(step, BarrierStep):
             steps.append({"kind": "barrier"})
         elif isinstance(step, CarryStep):
-            steps.append({"kind": "carry"})
+            skip = dict(step.skip_when)
+            steps.append({"kind": "carry", "cells": [
+                {"item": i, "type": cell_types[i],
+                 # copied over only where the iteration does not write it whole first
+                 "only": {"present": f"!ompgpu::loop_item_present(__loop_present, {i}u)",
+                          "absent": f"ompgpu::loop_item_present(__loop_present, {i}u)"}.get(skip.get(i))}
+                for i in cell_types]})
         elif isinstance(step, RegionStep):
             kt = kernel_parts[id(step.kernel)]
             args = []
