@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 10 (2026-11-28), run 5: as run 4, at 8dcb32a (the carry copies a cell over only where the
+# Session 10 (2026-11-28), run 5: as run 4, at 46278a2 (the carry copies a cell over only where the
 # iteration does not first write it whole). Run 4's text follows.
 # Session 10 (2026-11-28), run 4: issue 50's level-synchronous benchmarks at a6321fd (persistent
 # loops' teams: at most half an SM's threads, two of the longest region's iterations a thread) beside
