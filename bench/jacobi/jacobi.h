@@ -6,6 +6,12 @@
 #ifndef JACOBI_H
 #define JACOBI_H
 #include <math.h>
+/* the variant's name in the results (bench/run.py PROBLEM_VARIANTS); CUDA builds say "cuda" */
+#ifdef JC_LARGE
+#define BENCH_VARIANT "large"
+#else
+#define BENCH_VARIANT "small"
+#endif
 #include "../common/bench.h"
 
 #ifdef JC_LARGE

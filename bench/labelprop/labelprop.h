@@ -6,6 +6,12 @@
  *     ./labelprop [side=128]           (-DLP_LARGE: side 512, 262,144 vertices) */
 #ifndef LABELPROP_H
 #define LABELPROP_H
+/* the variant's name in the results (bench/run.py PROBLEM_VARIANTS); CUDA builds say "cuda" */
+#ifdef LP_LARGE
+#define BENCH_VARIANT "large"
+#else
+#define BENCH_VARIANT "small"
+#endif
 #include "../common/bench.h"
 
 #ifdef LP_LARGE

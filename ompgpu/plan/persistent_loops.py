@@ -206,7 +206,8 @@ class _LoopFinder(ScopedVisitor):
         barriers = sum(isinstance(s, BarrierStep) for s in planned.steps) + planned.top_barrier
         self.remarks.append((planned.coord, f"the host loop of {len(planned.kernels)} target region(s) runs as one "
                                          f"persistent kernel '{planned.name}': one cooperative launch of teams of "
-                                         f"{planned.team_threads} threads, as many as the GPU holds at once; "
+                                         f"{planned.team_threads} threads, all resident (no more than fill half of each SM, nor than "
+                                         f"the regions' loops give two iterations a thread); "
                                          f"{barriers} grid barrier(s) an iteration; the loop's scalars "
                                          f"({', '.join(s.name for s in planned.state) or 'none'}) kept on the device",
                              None))

@@ -75,7 +75,7 @@ def test_only_public_pycparser_api():
 
 @pytest.fixture
 def crashing_codegen(monkeypatch):
-    def crash(em, k, kname):
+    def crash(em, k, kname, *more):
         raise KeyError("simulated compiler bug")
     monkeypatch.setattr(device_kernel, "emit_kernel", crash)
 
