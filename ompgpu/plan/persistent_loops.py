@@ -36,8 +36,10 @@ _ARITHMETIC_WORDS = frozenset("char short int long signed unsigned float double 
 
 # Clauses of a region that the persistent kernel cannot keep: they choose the device, defer the
 # region, fix the team count or size, or pass device addresses the host holds.
-_REGION_CLAUSES_NOT_KEPT = ("nowait", "depend", "if", "device", "num_teams", "thread_limit", "in_reduction",
-                            "uses_allocators", "is_device_ptr", "has_device_addr", "allocate", "num_threads")
+_REGION_CLAUSES_NOT_KEPT = ("nowait", "depend", "if", "device", "num_teams", "in_reduction", "uses_allocators",
+                            "is_device_ptr", "has_device_addr", "allocate")
+# Clauses that size the team: kept where they fix it to a constant (KernelPlan.exact_threads).
+_TEAM_SIZE_CLAUSES = ("thread_limit", "num_threads")
 
 
 DEFAULT_SPMD_THREADS = 256
@@ -357,6 +359,11 @@ class _Planner:
                 raise NotKept(f"{where} has a '{clause}' clause")
         if k.attachments:
             raise NotKept(f"{where} attaches pointer members")
+        sized = [c for c in _TEAM_SIZE_CLAUSES if d.clause(c) is not None or (k.teams is not None and k.teams.clause(c))]
+        if plan.exact_threads > 0:
+            return plan.exact_threads   # the clauses fix every launch's block to this
+        if sized:
+            raise NotKept(f"{where} sizes its teams with a '{sized[0]}' clause that is not a constant")
         # the team size its own launch would get (runtime/host/target.cpp threads_for, without
         # thread_limit): 256 threads in SPMD mode, 128 workers and the master warp in generic mode
         return min(DEFAULT_SPMD_THREADS if plan.mode == "spmd" else DEFAULT_GENERIC_THREADS, plan.max_threads)

@@ -1,8 +1,9 @@
 /* covers: host loops of target regions run as one persistent kernel (issue 50): a do-while Jacobi to
    convergence with a max reduction into a mapped scalar and a pointer swap, label propagation with
    target update to/from of a flag mapped by the data region and an atomic write, a scalar declared
-   inside the loop and reduced into, a loop with continue and break, a loop that calls printf (left as
-   written); each checked against a serial host reference */
+   inside the loop and reduced into, a loop with continue and break, `target teams loop` with a
+   constant thread_limit and reduction(||), a loop that calls printf (left as written); each checked
+   against a serial host reference */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +143,31 @@ static int local_sums(void) {
   return total == rtotal && x[M - 1] == y[M - 1];
 }
 
+static int running_minimum(void) {
+  enum { R = 4096 };
+  static int lab[R];
+  for (int i = 0; i < R; i++) lab[i] = R - i + (i % 3);
+  int changed = 1, rounds = 0;
+#pragma omp target data map(tofrom: lab[0:R])
+  while (changed) {
+    changed = 0;
+#pragma omp target teams loop reduction(||: changed) map(tofrom: changed) thread_limit(128)
+    for (int i = 1; i < R; i++)
+      if (lab[i - 1] < lab[i]) {
+        lab[i] = lab[i - 1];
+        changed = 1;
+      }
+    rounds++;
+  }
+  int wrong = 0, least = R + 2;
+  for (int i = 0; i < R; i++) {
+    if (R - i + (i % 3) < least) least = R - i + (i % 3);
+    wrong += lab[i] != (i == 0 ? R : least);
+  }
+  printf("running minimum: %d wrong, last %d\n", wrong, lab[R - 1]);
+  return wrong == 0 && rounds >= 1;
+}
+
 static int with_io(void) {
   static double v[64];
   for (int i = 0; i < 64; i++) v[i] = i;
@@ -162,6 +188,7 @@ int main(void) {
   int ok = jacobi();
   ok &= labels();
   ok &= local_sums();
+  ok &= running_minimum();
   ok &= with_io();
   printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
