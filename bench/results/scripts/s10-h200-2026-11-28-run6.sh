@@ -2,7 +2,7 @@
 # Session 10 (2026-11-28), run 6: RSBench (ANL-CESAR/RSBench 34b6447, -m event) again, three reps of
 # each build (session 9's run 9 had one, ompgpu's first on the machine): is the small problem's loss
 # to clang a cold start? ompgpu also with OMPGPU_INFO=1 (its start-up line), OMPGPU_STARTUP=lazy and
-# OMPGPU_PROFILE=1, each process timed whole. Built on the CPU machine at c2d8a30 (.devbuild/s10rsb).
+# OMPGPU_PROFILE=1, each process timed whole. Built on the CPU machine at c41a388 (.devbuild/s10rsb).
 set -u
 R=/tmp/res6; mkdir -p $R
 { date; echo "commit $COMMIT"; nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; } > $R/env.txt 2>&1
