@@ -30,7 +30,7 @@ inline const char *cudaGetErrorName(cudaError_t e) {
     OMPGPU_EMU_E(cudaErrorInvalidDeviceFunction) OMPGPU_EMU_E(cudaErrorNoDevice) OMPGPU_EMU_E(cudaErrorInvalidDevice)
     OMPGPU_EMU_E(cudaErrorNoKernelImageForDevice) OMPGPU_EMU_E(cudaErrorInvalidResourceHandle)
     OMPGPU_EMU_E(cudaErrorNotReady) OMPGPU_EMU_E(cudaErrorIllegalAddress) OMPGPU_EMU_E(cudaErrorLaunchOutOfResources)
-    OMPGPU_EMU_E(cudaErrorLaunchTimeout) OMPGPU_EMU_E(cudaErrorAssert) OMPGPU_EMU_E(cudaErrorLaunchFailure)
+    OMPGPU_EMU_E(cudaErrorLaunchTimeout) OMPGPU_EMU_E(cudaErrorCooperativeLaunchTooLarge) OMPGPU_EMU_E(cudaErrorAssert) OMPGPU_EMU_E(cudaErrorLaunchFailure)
     OMPGPU_EMU_E(cudaErrorNotSupported) OMPGPU_EMU_E(cudaErrorUnknown)
 #undef OMPGPU_EMU_E
   }
@@ -58,6 +58,7 @@ inline const char *cudaGetErrorString(cudaError_t e) {
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
     case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
     case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
+    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
     case cudaErrorAssert: return "device-side assert triggered";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorNotSupported: return "operation not supported";
