@@ -109,6 +109,14 @@ def test_launch_of_a_loop_counted_by_the_host(build):
     assert cfg(build, "spmd", trip=1 << 20, OMP_NUM_TEAMS=9) == (9, 256)
 
 
+def test_persistent_loop_frame(build):
+    # support/prog.c t_persistent checks the items, homes, presence bits, cells and scalars the
+    # loop's kernel gets; teams: 8 resident a SM, at most half an SM's threads (4 teams of 256),
+    # and 1000 iterations fill 2 teams at two a thread
+    r = ok(build.run("persistent"))
+    assert "loop 2 256 translated" in r.stdout
+
+
 def occupancy_launch(build, plain, dense=(0, 0), num_teams=None):
     args = [*plain, *dense] + ([num_teams] if num_teams is not None else [])
     out = ok(build.run("occupancy", *args)).stdout

@@ -25,6 +25,7 @@ enum cudaError_t {
   cudaErrorInvalidDevice = 101,
   cudaErrorNotReady = 600,
   cudaErrorLaunchFailure = 719,
+  cudaErrorCooperativeLaunchTooLarge = 720,
 };
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,
@@ -41,6 +42,7 @@ enum cudaDeviceAttr {
   cudaDevAttrPageableMemoryAccess = 88,
   cudaDevAttrConcurrentManagedAccess = 89,
   cudaDevAttrCanUseHostPointerForRegisteredMem = 91,
+  cudaDevAttrCooperativeLaunch = 95,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
 };
 typedef struct CUstream_st *cudaStream_t;
@@ -99,6 +101,7 @@ inline const char *cudaGetErrorName(cudaError_t e) {
     case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
     case cudaErrorNotReady: return "cudaErrorNotReady";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorCooperativeLaunchTooLarge: return "cudaErrorCooperativeLaunchTooLarge";
   }
   return "cudaErrorUnknown";
 }
@@ -111,6 +114,7 @@ inline const char *cudaGetErrorString(cudaError_t e) {
     case cudaErrorInvalidDevice: return "invalid device ordinal";
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
   }
   return "unknown error";
 }
@@ -163,6 +167,7 @@ inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int d) {
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = (int)p.sharedMemPerBlockOptin; break;
     case cudaDevAttrPageableMemoryAccess: *v = 0; break;
     case cudaDevAttrManagedMemory:
+    case cudaDevAttrCooperativeLaunch:
     case cudaDevAttrConcurrentManagedAccess:
     case cudaDevAttrCanUseHostPointerForRegisteredMem: *v = 1; break;
   }

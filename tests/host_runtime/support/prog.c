@@ -376,6 +376,71 @@ static int t_launch(int argc, char **argv) {
   return 0;
 }
 
+/* prog persistent: ompgpu_persistent_loop's frame (runtime/host/persistent.cpp). Items: an array
+   present through a pointer, a scalar present (its cells start with its device value; its home is
+   its device copy), a scalar not present, a scalar declared inside the loop (no host storage);
+   the "kernel" checks what it gets and changes the loop's scalars, which come back. Then an array
+   not present: the loop runs as written (1), nothing launched. */
+static int g_loop_launches;
+static double g_loop_array[64];
+static int occupancy_eight(int threads, unsigned dyn, int *local_bytes) {
+  (void)threads;
+  (void)dyn;
+  *local_bytes = 0;
+  return 8;
+}
+static double g_host_flag_value;
+static int launch_loop(const ompgpu_launch_config *cfg, void **args) {
+  void *const *items = *(void *const **)args[0];
+  void *const *homes = *(void *const **)args[1];
+  const unsigned *barrier = *(unsigned **)args[2];
+  const unsigned long long *present = *(const unsigned long long **)args[3];
+  double *scalars = *(double **)args[4];
+  double flag_cell, flag_home;
+  const int dev = ompgpu_omp_get_default_device(), host = ompgpu_omp_get_initial_device();
+  g_loop_launches++;
+  CHECK(*barrier == 0);
+  CHECK(present[0] == 0x3ull);   /* the array and the present scalar */
+  CHECK(homes[0] == NULL && homes[1] != NULL && homes[2] == NULL && homes[3] == NULL);
+  CHECK(items[1] != homes[1] && items[2] != NULL && items[3] != NULL && items[2] != items[3]);
+  CHECK(ompgpu_omp_target_memcpy(&flag_cell, items[1], sizeof flag_cell, 0, 0, host, dev) == 0);
+  CHECK(ompgpu_omp_target_memcpy(&flag_home, homes[1], sizeof flag_home, 0, 0, host, dev) == 0);
+  CHECK(flag_cell == flag_home && flag_home == g_host_flag_value);
+  double got[2], changed[2];
+  CHECK(ompgpu_omp_target_memcpy(got, scalars, sizeof got, 0, 0, host, dev) == 0);
+  CHECK(got[0] == 1.5 && got[1] == 2.5);
+  changed[0] = got[0] * 2;
+  changed[1] = got[1] * 2;
+  CHECK(ompgpu_omp_target_memcpy(scalars, changed, sizeof changed, 0, 0, dev, host) == 0);
+  printf("loop %u %u %s\n", cfg->num_teams, cfg->threads_per_team, items[0] == (void *)dev_of(g_loop_array) ? "translated" : "?");
+  return 0;
+}
+static int t_persistent(void) {
+  double flag = 7.0, s = 0, other[8];
+  ompgpu_kernel_desc k = kdesc(launch_loop);
+  k.mode = OMPGPU_MODE_SPMD;
+  k.default_threads = k.max_threads = 256;
+  k.occupancy = occupancy_eight;
+  ompgpu_map_entry data[2] = {ent(g_loop_array, g_loop_array, sizeof g_loop_array, OMPGPU_MAP_TO, "a"),
+                              ent(&flag, &flag, sizeof flag, OMPGPU_MAP_TO, "flag")};
+  ompgpu_target_data_begin(&LOC, DEF, 1, 2, data);
+  g_host_flag_value = flag;
+  flag = -1;   /* the host's copy changes; the device's keeps 7 */
+  ompgpu_map_entry items[4] = {ent(g_loop_array, g_loop_array, 0, OMPGPU_MAP_PTR, "a"),
+                               ent(&flag, &flag, sizeof flag, OMPGPU_MAP_LOOP_COPY, "flag"),
+                               ent(&s, &s, sizeof s, OMPGPU_MAP_LOOP_COPY, "s"),
+                               ent(NULL, NULL, sizeof(double), OMPGPU_MAP_LOOP_COPY, "local")};
+  double state[2] = {1.5, 2.5};
+  CHECK(ompgpu_persistent_loop(&k, DEF, 4, items, state, sizeof state, 1000) == 0);
+  CHECK(g_loop_launches == 1 && state[0] == 3.0 && state[1] == 5.0);
+  /* an array that is not present: the caller runs the loop as written */
+  ompgpu_map_entry missing[1] = {ent(other, other, sizeof other, OMPGPU_MAP_PTR, "other")};
+  CHECK(ompgpu_persistent_loop(&k, DEF, 1, missing, state, sizeof state, 0) == 1);
+  CHECK(g_loop_launches == 1 && state[0] == 3.0);
+  ompgpu_target_data_end(&LOC, DEF, 1, 2, data);
+  return 0;
+}
+
 /* prog occupancy PLAIN_TEAMS PLAIN_LOCAL DENSE_TEAMS DENSE_LOCAL [num_teams]: a kernel whose
    occupancy calculator answers PLAIN_TEAMS resident teams per SM (PLAIN_LOCAL bytes of local
    memory a thread), with a dense instance that answers DENSE_TEAMS / DENSE_LOCAL (0 0: none) */
@@ -1030,6 +1095,7 @@ int main(int argc, char **argv) {
   if (!strcmp(t, "twice")) return t_twice();
   if (!strcmp(t, "launch")) return t_launch(argc, argv);
   if (!strcmp(t, "occupancy")) return t_occupancy(argc, argv);
+  if (!strcmp(t, "persistent")) return t_persistent();
   if (!strcmp(t, "fallback")) return t_fallback();
   if (!strcmp(t, "nolaunch")) return t_nolaunch();
   if (!strcmp(t, "device")) return t_device(argc, argv);
