@@ -160,11 +160,21 @@ extern "C" int ompgpu_persistent_loop(const ompgpu_kernel_desc *k, long long dev
   cfg.combine = 0;
   info(loc, "kernel %s: %u teams x %u threads, one cooperative launch for the whole loop", k->name, cfg.num_teams,
        cfg.threads_per_team);
+  // OMPGPU_PROFILE: events around the launch (only then), as target.cpp's kernels
+  cudaEvent_t before = nullptr, after = nullptr;
+  const bool prof = profiling() && cudaEventCreate(&before) == cudaSuccess && cudaEventCreate(&after) == cudaSuccess;
+  if (prof) (void)cudaEventRecord(before, stream);
+  const double launch_us = prof ? profile_now_us() : 0;
   err = static_cast<cudaError_t>(k->launch(&cfg, args));
+  if (prof) (void)cudaEventRecord(after, stream);
   if (err == cudaSuccess) err = cudaGetLastError();
   if (err == cudaErrorCooperativeLaunchTooLarge) {   // fewer resident teams than the calculator said
     (void)cudaGetLastError();
     (void)cudaFree(frame);
+    if (prof) {
+      (void)cudaEventDestroy(before);
+      (void)cudaEventDestroy(after);
+    }
     std::lock_guard<std::mutex> g(rt().mu);
     dev.cache.kernel_finished(ticket);
     return run_as_written(loc, k, "the cooperative launch was refused as too large");
@@ -174,6 +184,15 @@ extern "C" int ompgpu_persistent_loop(const ompgpu_kernel_desc *k, long long dev
     cuda_fatal(loc, err, strprintf("kernel %s", k->name),
                {strprintf("launched cooperatively with %u teams x %u threads on device %d", cfg.num_teams,
                           cfg.threads_per_team, d)});
+  if (prof) {
+    float ms = 0;
+    if (cudaEventElapsedTime(&ms, before, after) != cudaSuccess) (void)cudaGetLastError();
+    const double done_us = profile_now_us();
+    profile_kernel(loc, k, d, stream, std::max(launch_us, done_us - static_cast<double>(ms) * 1e3), ms, cfg.num_teams,
+                   cfg.threads_per_team);
+    (void)cudaEventDestroy(before);
+    (void)cudaEventDestroy(after);
+  }
   if (state_bytes > 0) {
     err = cudaMemcpy(state, reinterpret_cast<void *>(base + f.state), static_cast<std::size_t>(state_bytes),
                      cudaMemcpyDeviceToHost);
