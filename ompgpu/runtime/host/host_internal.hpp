@@ -373,6 +373,9 @@ void prepare_kernel(Device &dev, const ompgpu_kernel_desc *k);
 // that runs it, so constructs of different host threads (e.g. `target nowait` tasks)
 // overlap on the device; the construct synchronises its stream before returning.
 cudaStream_t thread_stream(const Loc &loc, int d);
+// The launch of `teams` teams of `threads` threads on device d's `stream`: no dynamic shared
+// memory, no scratch, no combined atomics (target.cpp sets those where a kernel has them).
+ompgpu_launch_config launch_config(long long teams, long long threads, int d, cudaStream_t stream);
 // Zeroed device memory of at least `bytes` for a kernel of this thread on device d, which
 // leaves it zeroed (inner loops spread across the grid); NULL where none can be had.
 void *launch_scratch(int d, std::size_t bytes, unsigned *epoch);

@@ -148,16 +148,7 @@ extern "C" int ompgpu_persistent_loop(const ompgpu_kernel_desc *k, long long dev
   void *ptrs = frame, *homes = reinterpret_cast<void *>(base + f.homes), *barrier = reinterpret_cast<void *>(base + f.barrier),
        *bits = reinterpret_cast<void *>(base + f.present), *scalars = reinterpret_cast<void *>(base + f.state);
   void *args[] = {&ptrs, &homes, &barrier, &bits, &scalars, nullptr};
-  ompgpu_launch_config cfg;
-  cfg.num_teams = static_cast<unsigned>(teams);
-  cfg.threads_per_team = static_cast<unsigned>(threads);
-  cfg.dyn_shmem = 0;
-  cfg.device_num = d;
-  cfg.num_devices = usable_devices();
-  cfg.stream = stream;
-  cfg.scratch = nullptr;
-  cfg.scratch_epoch = 0;
-  cfg.combine = 0;
+  const ompgpu_launch_config cfg = launch_config(teams, threads, d, stream);
   info(loc, "kernel %s: %u teams x %u threads, one cooperative launch for the whole loop", k->name, cfg.num_teams,
        cfg.threads_per_team);
   // OMPGPU_PROFILE: events around the launch (only then), as target.cpp's kernels

@@ -135,6 +135,20 @@ int fallback(const Loc &loc, const ompgpu_kernel_desc *k, const char *why) {
 
 }  // namespace
 
+ompgpu_launch_config ompgpu_host::launch_config(long long teams, long long threads, int d, cudaStream_t stream) {
+  ompgpu_launch_config cfg;
+  cfg.num_teams = static_cast<unsigned>(teams);
+  cfg.threads_per_team = static_cast<unsigned>(threads);
+  cfg.dyn_shmem = 0;
+  cfg.stream = stream;
+  cfg.device_num = d;
+  cfg.num_devices = usable_devices();
+  cfg.scratch = nullptr;
+  cfg.scratch_epoch = 0;
+  cfg.combine = 0;
+  return cfg;
+}
+
 void ompgpu_host::prepare_kernel(Device &dev, const ompgpu_kernel_desc *k) {
   // The occupancy query loads the kernel's module (CUDA loads modules lazily, at a kernel's
   // first use) and its answer is what the first launch at the default team size looks up.
@@ -274,15 +288,8 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
   if (trip_count < 0) k = instance_for(k, dev, threads, num_teams);
   const char *instance = k != compiled ? ", the instance for more resident teams" : "";
   long long teams = teams_for(k, dev, num_teams, threads, trip_count);
-  ompgpu_launch_config cfg;
-  cfg.num_teams = static_cast<unsigned>(teams);
-  cfg.threads_per_team = static_cast<unsigned>(threads);
-  cfg.dyn_shmem = 0;
-  cfg.device_num = d;
-  cfg.num_devices = usable_devices();
   cudaStream_t stream = thread_stream(loc, d);
-  cfg.stream = stream;
-  cfg.scratch_epoch = 0;
+  ompgpu_launch_config cfg = launch_config(teams, threads, d, stream);
   cfg.combine = combine;
   cfg.scratch = k->scratch_per_team > 0
                     ? launch_scratch(d, static_cast<std::size_t>(teams) * static_cast<std::size_t>(k->scratch_per_team),
