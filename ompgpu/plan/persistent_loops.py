@@ -201,18 +201,17 @@ class _LoopFinder(ScopedVisitor):
         try:
             planned = _Planner(self, loop, items).plan()
         except NotKept as why:
-            self.remarks.append((self.user_coord(loop), f"the host loop of {len(regions)} target region(s) runs as written, a "
-                                             f"kernel launch per region and iteration: {why}", "missed"))
+            self.remarks.append((self.user_coord(loop), f"the host loop of {len(regions)} target region(s) runs as "
+                                 f"written, a kernel launch per region and iteration: {why}", "missed"))
             return
         self.loops.append(planned)
         barriers = sum(isinstance(s, BarrierStep) for s in planned.steps) + planned.top_barrier
+        scalars = ", ".join(s.name for s in planned.state) or "none"
         self.remarks.append((planned.coord, f"the host loop of {len(planned.kernels)} target region(s) runs as one "
-                                         f"persistent kernel '{planned.name}': one cooperative launch of teams of "
-                                         f"{planned.team_threads} threads, all resident (no more than fill half of each SM, nor than "
-                                         f"the regions' loops give two iterations a thread); "
-                                         f"{barriers} grid barrier(s) an iteration; the loop's scalars "
-                                         f"({', '.join(s.name for s in planned.state) or 'none'}) kept on the device",
-                             None))
+                             f"persistent kernel '{planned.name}': one cooperative launch of teams of "
+                             f"{planned.team_threads} threads, all resident (no more than fill half of each SM, nor "
+                             f"than the regions' loops give two iterations a thread); {barriers} grid barrier(s) an "
+                             f"iteration; the loop's scalars ({scalars}) kept on the device", None))
 
 
 def _body_items(stmt: c_ast.Node) -> list:
