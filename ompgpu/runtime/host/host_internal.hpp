@@ -68,7 +68,7 @@ struct Env {
   // s8-h200-2026-11-28-run6).
   long long grid_waves = 4;
   // OMPGPU_LOOP_TEAMS: the teams of a persistent loop's kernel (at most what the GPU holds at
-  // once); 0: all it holds. OMPGPU_PERSISTENT_LOOPS=0 runs such loops as written (a kernel per
+  // once), in place of persistent.cpp's rule; 0: the rule. OMPGPU_PERSISTENT_LOOPS=0 runs such loops as written (a kernel per
   // region and iteration), to compare.
   long long loop_teams = 0;
   bool persistent_loops = true;

@@ -70,9 +70,13 @@ extern "C" int ompgpu_persistent_loop(const ompgpu_kernel_desc *k, long long dev
   // 660-1056 such teams; labelprop over 262,144 vertices took 14.2 ms on 660 teams and 10.2 on
   // 528, Jacobi over 1024^2 points 20.2 and 16.2, over 256^2 points 23.0 on 253 teams (one
   // iteration a thread) and 19.3 on 132.
-  teams = std::min(teams, std::max(1LL, static_cast<long long>(dev.sms) * (dev.max_threads_per_sm / (2 * threads))));
-  if (iterations > 0) teams = std::min(teams, std::max(1LL, (iterations + 2 * threads - 1) / (2 * threads)));
-  if (e.loop_teams > 0) teams = std::min(teams, e.loop_teams);
+  // OMPGPU_LOOP_TEAMS replaces the rule (at most what the GPU holds).
+  if (e.loop_teams > 0) {
+    teams = std::min(teams, e.loop_teams);
+  } else {
+    teams = std::min(teams, std::max(1LL, static_cast<long long>(dev.sms) * (dev.max_threads_per_sm / (2 * threads))));
+    if (iterations > 0) teams = std::min(teams, std::max(1LL, (iterations + 2 * threads - 1) / (2 * threads)));
+  }
 #ifdef OMPGPU_EMU
   teams = std::min(teams, kEmulatedLoopTeams);
 #endif
