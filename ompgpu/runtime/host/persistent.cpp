@@ -63,7 +63,17 @@ extern "C" int ompgpu_persistent_loop(const ompgpu_kernel_desc *k, long long dev
   const long long threads = k->default_threads > 0 ? k->default_threads : k->max_threads;
   int local_bytes = 0;
   long long teams = k->occupancy ? k->occupancy(static_cast<int>(threads), 0, &local_bytes) : 0;
-  teams *= dev.sms;
+  teams *= dev.sms;   // resident
+  // Long regions gain nothing from one launch and lose the waves of teams their own launches get:
+  // more than kLongRegionIterations iterations a resident thread, the loop runs as written (the
+  // stencil benchmark's 67M-point sweeps, about 250 a thread: fused 3.45-5.77 ms against 3.28
+  // unfused at radius 2; Jacobi's 1M-point sweeps, about 4 a thread: 16 ms fused against 58:
+  // bench/results/s10-h200-2026-11-28-run{5,7}).
+  constexpr long long kLongRegionIterations = 32;
+  if (iterations > teams * threads * kLongRegionIterations && e.loop_teams <= 0)
+    return run_as_written(loc, k, strprintf("its regions' loops are long (%lld iterations): launched one by one, "
+                                            "they keep more teams busy", iterations));
+
   // Every team meets every grid barrier, which costs more the more teams there are: no more teams
   // than fill half an SM's threads, nor than give each thread two of the longest region's
   // iterations. On an H200 (bench/results/s10-h200-2026-11-28-run3, teams of 256) the GPU holds
@@ -81,7 +91,6 @@ extern "C" int ompgpu_persistent_loop(const ompgpu_kernel_desc *k, long long dev
   teams = std::min(teams, kEmulatedLoopTeams);
 #endif
   if (teams < 1) return run_as_written(loc, k, "no team of its kernel fits on an SM");
-
   const std::size_t items = static_cast<std::size_t>(std::max(n, 0));
   const std::size_t words = (items + 63) / 64;
   Frame f;
