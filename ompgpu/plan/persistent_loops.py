@@ -26,8 +26,8 @@ from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.analysis.symbols import Env, ScopedVisitor, Symbol, declare, is_pointer, region_uses, resolve_typedef
 from ompgpu.errors import SourceCoord
 from ompgpu.outliner.outline import Kernel, Program, target_kind
-from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest
-from ompgpu.parser.cfront import param_decls
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_header_names, loop_nest, loop_var_names
+from ompgpu.parser.cfront import param_decls, walk_nodes
 from ompgpu.plan.mode import KernelPlan
 
 # C's arithmetic type words (after typedefs): a loop's scalars are of these types. long double is
@@ -293,7 +293,7 @@ class _Planner:
                     if moved:
                         raise NotKept(f"the target region at {k.coord} maps a section whose bounds name "
                                       f"'{sorted(moved)[0]}', which the loop changes")
-        has_continue = _continues(self.items)
+        has_continue = any(_jumps_out(it, (c_ast.Continue,)) for it in self.items)
         if any(it.cell for it in self.loop_items):
             steps.insert(0, CarryStep(_carry_skips(steps, self.loop_items)))
         placed = _place_barriers(steps, self.loop_items, wrap=not has_continue)
@@ -313,12 +313,10 @@ class _Planner:
             nest = loop_nest(k.construct.body, collapse_depth(d))
             if not nest:
                 return None
-            for f in nest:
-                for part in (f.init, f.cond, f.next):
-                    for n in _walk(part):
-                        if isinstance(n, c_ast.ID) and n.name not in _loop_var_names(nest) and (
-                                n.name in self.written or self.env.lookup(n.name) is None):
-                            return None
+            loop_vars = set(loop_var_names(k.construct.body, len(nest)))
+            if any(name in self.written or self.env.lookup(name) is None
+                   for f in nest for name in loop_header_names(f) - loop_vars):
+                return None
             nests.append(tuple(nest))
         return tuple(nests)
 
@@ -329,10 +327,10 @@ class _Planner:
         pointers = {p.name for p, _ in self.pointers}
         header = [p for p in (getattr(self.loop, "init", None), self.loop.cond, getattr(self.loop, "next", None)) if p]
         for item in header + [it for it in self.items if not isinstance(it, OmpConstruct)]:
-            for n in _walk(item):
+            for n in walk_nodes(item):
                 if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.PtrDecl):
                     pointers.add(n.name)
-            for n in _walk(item):
+            for n in walk_nodes(item):
                 if isinstance(n, c_ast.Decl) and isinstance(n.type, c_ast.PtrDecl) and n.init is not None and \
                         not (isinstance(n.init, c_ast.ID) and n.init.name in pointers):
                     raise NotKept(f"a host statement at {self.f.user_coord(n)} sets the pointer '{n.name}' to "
@@ -440,7 +438,7 @@ def _carry_skips(steps: list[Step], items: list[LoopItem]) -> tuple[tuple[int, s
             continue
         when = None
         for step in steps:
-            if isinstance(step, HostStep) and _leaves_iteration(step.stmt):
+            if isinstance(step, HostStep) and _jumps_out(step.stmt, (c_ast.Break, c_ast.Continue)):
                 break
             if isinstance(step, CopyStep) and step.item == i:
                 if step.to_device:
@@ -450,28 +448,6 @@ def _carry_skips(steps: list[Step], items: list[LoopItem]) -> tuple[tuple[int, s
                 break
         out.append((i, when))
     return tuple(out)
-
-
-def _leaves_iteration(stmt: c_ast.Node) -> bool:
-    """Whether a host statement may end the iteration early (a break or continue of the loop)."""
-    def walk(n) -> bool:
-        if isinstance(n, (c_ast.Break, c_ast.Continue)):
-            return True
-        if isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch)):
-            return False
-        return any(walk(child) for _, child in n.children()) if isinstance(n, c_ast.Node) else False
-    return walk(stmt)
-
-
-def _loop_var_names(nest) -> set[str]:
-    names = set()
-    for f in nest:
-        for n in _walk(f.init):
-            if isinstance(n, c_ast.Decl):
-                names.add(n.name)
-            elif isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID):
-                names.add(n.lvalue.name)
-    return names
 
 
 def _is_scalar(sym: Symbol, env: Env) -> bool:
@@ -489,13 +465,6 @@ def _names_in_sections(item) -> set[str]:
             for name in re.findall(r"[A-Za-z_]\w*", part.text)}
 
 
-def _walk(node):
-    if isinstance(node, c_ast.Node):
-        yield node
-        for _, child in node.children():
-            yield from _walk(child)
-
-
 # What host statements of a fused loop may be: scalar arithmetic, control flow, calls of pure
 # library functions. Anything else (I/O, other calls, memory through pointers) stays on the host.
 _HOST_NODES = (c_ast.Compound, c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Break, c_ast.Continue,
@@ -506,7 +475,7 @@ _HOST_NODES = (c_ast.Compound, c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile, 
 
 def _check_host_code(node: c_ast.Node, finder: _LoopFinder, what: str) -> None:
     program = finder.program
-    for n in _walk(node):
+    for n in walk_nodes(node):
         if isinstance(n, OmpConstruct):
             raise NotKept(f"{what} at {n.directive.coord} holds '#pragma omp {n.directive.name}'")
         if not isinstance(n, _HOST_NODES):
@@ -526,16 +495,17 @@ def _check_host_code(node: c_ast.Node, finder: _LoopFinder, what: str) -> None:
             raise NotKept(f"{what} at {finder.user_coord(n)} declares '{n.name}', which is not a plain scalar")
 
 
-def _continues(items: list) -> bool:
-    """Whether a `continue` of the loop itself is among its body's statements (not one of a loop
-    nested in them)."""
-    def walk(n) -> bool:
-        if isinstance(n, c_ast.Continue):
+def _jumps_out(stmt: c_ast.Node, jumps: tuple[type, ...]) -> bool:
+    """Whether `stmt` holds one of `jumps` (break, continue) of the loop itself: not one of a loop,
+    switch or OpenMP construct nested in it."""
+    todo = [stmt]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, jumps):
             return True
-        if isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile, OmpConstruct)):
-            return False
-        return any(walk(child) for _, child in n.children()) if isinstance(n, c_ast.Node) else False
-    return any(walk(it) for it in items)
+        if not isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch, OmpConstruct)):
+            todo.extend(child for _, child in n.children())
+    return False
 
 
 # What a step does to device memory: (reads by every thread, writes by every thread, writes by the

@@ -87,6 +87,7 @@ class DeviceGenerator:
     def __init__(self, program: Program, plans: dict[int, KernelPlan], loops: LoopPlan | None = None):
         self.p = program
         self.loops = loops if loops is not None else LoopPlan((), ())
+        self.region_kernels = self.loops.kernel_ids()   # kernels whose code a persistent loop calls too
         self.plans = dict(plans)  # _kernel may take a kernel's packed teams back
         self.default_mem_order = default_mem_order(program.bound)
         self.workfns: list[parallel.WorkFunction] = []
@@ -129,8 +130,7 @@ class DeviceGenerator:
             self.remarks.append((k.coord, f"{kname}: {plan.team_shape}"))
         saved = self._snapshot() if plan.packed_teams > 1 else None
         em = printer.Emitter(self, kname, k.env, master=True, plan=plan)
-        region_function = id(k) in self.loops.kernel_ids()
-        kt = kernel.emit_kernel(em, k, kname, region_function)
+        kt = kernel.emit_kernel(em, k, kname, id(k) in self.region_kernels)
         if saved is not None:
             new_workfns = self.workfns[saved["workfns"]:]
             why = kernel.packed_team_blocker([kt["body"], *kt["aliases"], *kt["privates"], *kt["promotions"],
