@@ -41,7 +41,8 @@ TRANSFER = [
     ("cuda-pinned", "transfer.cuda", ["pinned"], {}),
 ]
 FIELDS = ["device", "date", "commit", "bench", "compiler", "host_ms", "run", "region_ms", "main_to_end_ms",
-          "process_ms", "bytes", "to_gbs", "from_gbs", "fresh_from_gbs", "status"]
+          "process_ms", "bytes", "to_gbs", "from_gbs", "fresh_from_gbs", "both_gbs", "four_to_gbs", "four_from_gbs",
+          "status"]
 
 
 def build(out: Path, peers: Path) -> int:
@@ -111,7 +112,9 @@ def run(out: Path, csv_path: Path, runs: int, max_mb: int) -> int:
             print(p.stdout[-2000:], p.stderr[-2000:], file=sys.stderr)
         for got in parse(p.stdout, "transfer"):
             rows.append(dict(base, bench="transfer", compiler=name, bytes=got["bytes"], to_gbs=got["to_gbs"],
-                             from_gbs=got["from_gbs"], fresh_from_gbs=got.get("fresh_from_gbs", ""), status=status))
+                             from_gbs=got["from_gbs"], fresh_from_gbs=got.get("fresh_from_gbs", ""),
+                             both_gbs=got.get("both_gbs", ""), four_to_gbs=got.get("four_to_gbs", ""),
+                             four_from_gbs=got.get("four_from_gbs", ""), status=status))
     with open(csv_path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()
@@ -132,7 +135,8 @@ def summary(rows: list[dict]) -> str:
                 continue
             med = {k: statistics.median(float(r[k]) for r in sel) for k in ("region_ms", "main_to_end_ms", "process_ms")}
             out.append(f"| {host_ms} ms | {name} | {med['region_ms']:.2f} | {med['main_to_end_ms']:.2f} | {med['process_ms']:.2f} |")
-    out += ["", "Transfers, GB/s (to the device / from the device / from the device into fresh memory):", ""]
+    out += ["", "Transfers, GB/s (to the device / from the device / from the device into fresh memory / each way",
+            "with both at once):", ""]
     names = [n for n, *_ in TRANSFER]
     out += ["| bytes | " + " | ".join(names) + " |", "|---" * (len(names) + 1) + "|"]
     sizes = sorted({int(r["bytes"]) for r in rows if r["bench"] == "transfer"})
@@ -140,8 +144,8 @@ def summary(rows: list[dict]) -> str:
         cells = []
         for n in names:
             sel = [r for r in rows if r["bench"] == "transfer" and r["compiler"] == n and int(r["bytes"]) == size]
-            fresh = f" / {float(sel[0]['fresh_from_gbs']):.2f}" if sel and sel[0].get("fresh_from_gbs") else ""
-            cells.append(f"{float(sel[0]['to_gbs']):.2f} / {float(sel[0]['from_gbs']):.2f}{fresh}" if sel else "-")
+            more = "".join(f" / {float(sel[0][k]):.2f}" for k in ("fresh_from_gbs", "both_gbs") if sel and sel[0].get(k))
+            cells.append(f"{float(sel[0]['to_gbs']):.2f} / {float(sel[0]['from_gbs']):.2f}{more}" if sel else "-")
         out.append(f"| {size} | " + " | ".join(cells) + " |")
     return "\n".join(out)
 

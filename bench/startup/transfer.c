@@ -1,9 +1,13 @@
 /* Host <-> device bandwidth of `target update` by size (issue 33), from 4 KB to max_mb MB in
  * steps of 4x, on a mapping made once (target enter data), host memory malloc'd and touched;
- * and from the device into fresh memory (issue 49: malloc'd and never touched, as a program's
- * result arrays are; a new buffer each repetition).
- *   transfer [max_mb]      one line per size: bytes, GB/s each way and into fresh memory
- *                          (median of the repetitions) */
+ * and (issue 49) from the device into fresh memory (malloc'd and never touched, as a program's
+ * result arrays are; a new buffer each repetition), both ways at once (two host threads, one
+ * updating the device from one array while the other updates another array from the device:
+ * the rate of each), and four arrays of a quarter of the size each in one construct.
+ *   transfer [max_mb]      one line per size: bytes, GB/s each way, into fresh memory, both ways
+ *                          at once and of four arrays to / from the device (median of the
+ *                          repetitions) */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +22,24 @@ static double now(void) {
 static int by_value(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return (x > y) - (x < y);
+}
+
+struct update {
+  unsigned char *p;
+  size_t size;
+  int to_device;
+};
+
+static void *update_one(void *arg) {
+  struct update *u = (struct update *)arg;
+  unsigned char *p = u->p;
+  size_t size = u->size;
+  if (u->to_device) {
+#pragma omp target update to(p[0:size])
+  } else {
+#pragma omp target update from(p[0:size])
+  }
+  return NULL;
 }
 
 int main(int argc, char **argv) {
@@ -48,6 +70,39 @@ int main(int argc, char **argv) {
     memset(h, 0, size);
 #pragma omp target update from(h[0:size])
     for (size_t i = 0; i < size; i += 4093) ok &= h[i] == (unsigned char)(i * 7 + 1);
+    /* both ways at once: h to the device on one thread, g from it on another */
+    unsigned char *g = (unsigned char *)malloc(size);
+    memset(g, 0, size);
+#pragma omp target enter data map(to: g[0:size])
+#pragma omp target teams distribute parallel for
+    for (size_t i = 0; i < size; i++) g[i] = (unsigned char)(i * 5 + 3);
+    double both[9], four_to[9], four_from[9];
+    for (int r = 0; r < reps; r++) {
+      struct update up = {h, size, 1}, down = {g, size, 0};
+      pthread_t other;
+      double t = now();
+      if (pthread_create(&other, NULL, update_one, &down) != 0) return 3;
+      update_one(&up);
+      pthread_join(other, NULL);
+      both[r] = now() - t;
+    }
+    for (size_t i = 0; i < size; i += 4093) ok &= g[i] == (unsigned char)(i * 5 + 3);
+#pragma omp target exit data map(delete: g[0:size])
+    free(g);
+    /* four arrays of a quarter each in one construct */
+    {
+      const size_t q = size / 4;
+      unsigned char *a0 = h, *a1 = h + q, *a2 = h + 2 * q, *a3 = h + 3 * q;
+      for (int r = 0; r < reps; r++) {
+        double t = now();
+#pragma omp target update to(a0[0:q], a1[0:q], a2[0:q], a3[0:q])
+        four_to[r] = now() - t;
+        t = now();
+#pragma omp target update from(a0[0:q], a1[0:q], a2[0:q], a3[0:q])
+        four_from[r] = now() - t;
+      }
+      for (size_t i = 0; i < size; i += 4093) ok &= h[i] == (unsigned char)(i * 7 + 1);
+    }
 #pragma omp target exit data map(delete: h[0:size])
     double fresh[9];
     for (int r = 0; r < reps; r++) {
@@ -62,8 +117,13 @@ int main(int argc, char **argv) {
     qsort(to, reps, sizeof(double), by_value);
     qsort(from, reps, sizeof(double), by_value);
     qsort(fresh, reps, sizeof(double), by_value);
-    printf("transfer bytes %zu to_gbs %.3f from_gbs %.3f fresh_from_gbs %.3f\n", size, size / to[reps / 2] / 1e9,
-           size / from[reps / 2] / 1e9, size / fresh[reps / 2] / 1e9);
+    qsort(both, reps, sizeof(double), by_value);
+    qsort(four_to, reps, sizeof(double), by_value);
+    qsort(four_from, reps, sizeof(double), by_value);
+    printf("transfer bytes %zu to_gbs %.3f from_gbs %.3f fresh_from_gbs %.3f both_gbs %.3f four_to_gbs %.3f "
+           "four_from_gbs %.3f\n",
+           size, size / to[reps / 2] / 1e9, size / from[reps / 2] / 1e9, size / fresh[reps / 2] / 1e9,
+           size / both[reps / 2] / 1e9, size / four_to[reps / 2] / 1e9, size / four_from[reps / 2] / 1e9);
     fflush(stdout);
     free(h);
   }

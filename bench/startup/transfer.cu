@@ -1,6 +1,8 @@
 // transfer.c in CUDA: cudaMemcpy between device memory and pageable (malloc) or pinned
-// (cudaMallocHost) host memory.   transfer_cuda pageable|pinned [max_mb]
+// (cudaMallocHost) host memory; both ways at once on two host threads.
+//   transfer_cuda pageable|pinned [max_mb]
 #include <algorithm>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,6 +38,29 @@ int main(int argc, char **argv) {
       cudaMemcpy(h, d, size, cudaMemcpyDeviceToHost);
       from[r] = now() - t;
     }
+    double both[9];
+    {   // both ways at once: h to the device on this thread, g from another device buffer on another
+      unsigned char *g = nullptr, *d2 = nullptr;
+      if (pinned) {
+        if (cudaMallocHost(&g, size) != cudaSuccess) return 3;
+      } else {
+        g = (unsigned char *)malloc(size);
+      }
+      memset(g, 0, size);
+      if (cudaMalloc(&d2, size) != cudaSuccess) return 3;
+      cudaMemcpy(d2, h, size, cudaMemcpyHostToDevice);
+      for (int r = 0; r < reps; r++) {
+        double t = now();
+        std::thread other([&] { cudaMemcpy(g, d2, size, cudaMemcpyDeviceToHost); });
+        cudaMemcpy(d, h, size, cudaMemcpyHostToDevice);
+        other.join();
+        both[r] = now() - t;
+      }
+      for (size_t i = 0; i < size; i += 4093) ok &= g[i] == (unsigned char)(i * 7 + 1);
+      cudaFree(d2);
+      if (pinned) cudaFreeHost(g);
+      else free(g);
+    }
     memset(h, 0, size);
     if (cudaMemcpy(h, d, size, cudaMemcpyDeviceToHost) != cudaSuccess) ok = 0;
     for (size_t i = 0; i < size; i += 4093) ok &= h[i] == (unsigned char)(i * 7 + 1);
@@ -56,8 +81,10 @@ int main(int argc, char **argv) {
     std::sort(to, to + reps);
     std::sort(from, from + reps);
     std::sort(fresh, fresh + reps);
-    printf("transfer bytes %zu to_gbs %.3f from_gbs %.3f fresh_from_gbs %.3f\n", size, size / to[reps / 2] / 1e9,
-           size / from[reps / 2] / 1e9, size / fresh[reps / 2] / 1e9);
+    std::sort(both, both + reps);
+    printf("transfer bytes %zu to_gbs %.3f from_gbs %.3f fresh_from_gbs %.3f both_gbs %.3f\n", size,
+           size / to[reps / 2] / 1e9, size / from[reps / 2] / 1e9, size / fresh[reps / 2] / 1e9,
+           size / both[reps / 2] / 1e9);
     fflush(stdout);
     cudaFree(d);
     if (pinned) cudaFreeHost(h);

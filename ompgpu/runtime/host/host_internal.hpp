@@ -73,19 +73,18 @@ struct Env {
   long long loop_teams = 0;
   bool persistent_loops = true;
   // OMPGPU_STAGING_BUFFERS, OMPGPU_STAGING_CHUNK_BYTES: the pinned staging buffers of a device
-  // (chunks of a staged copy in flight, 2 to 16) and each one's size (the largest chunk).
-  int staging_buffers = 3;
+  // and direction (chunks of a staged copy in flight, 2 to 16) and each one's size (the largest
+  // chunk).
+  int staging_buffers = 4;
   std::size_t staging_chunk_bytes = std::size_t(8) << 20;
   // OMPGPU_FRESH_PAGES: what a staged copy from the device does for destination pages the process
-  // may not have touched yet (transfer.cpp): bit 0 asks for huge pages (madvise MADV_HUGEPAGE,
-  // where the destination's first page is not backed yet: mincore),
-  // bit 1 makes the copying threads fault their pieces in before copying (MADV_POPULATE_WRITE).
-  // Names: none, huge, populate, both. Default huge: on an H200 machine (Linux 6.18, THP madvise)
-  // copies into fresh memory of 64 MB-1 GB went from 9-10 GB/s to 11-17 and touched memory kept
-  // its 41-44; populating made copies into touched memory half as fast (run 8 of session 8).
-  int fresh_pages = 1;
+  // has not touched yet (the first whole page is not backed: mincore; transfer.cpp): bit 0 asks
+  // for huge pages (madvise MADV_HUGEPAGE), bit 1 has up to four helpers fault the pages in ahead
+  // of the copy (MADV_POPULATE_WRITE). Names: none, huge, populate, both.
+  int fresh_pages = 3;
   // OMPGPU_COPY_THREADS: helper threads that copy between pageable memory and the staging
-  // buffers beside the calling thread (default: half the processors less one, at most 7).
+  // buffers beside the calling thread (default: the processors the process may use less one,
+  // at most 15).
   int copy_threads = -1;
   // OMPGPU_PROFILE: "" off; "1" (or any true word) the table at exit; else a file name for
   // the Chrome trace (profile.cpp), the table too.
