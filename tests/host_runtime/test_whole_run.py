@@ -190,7 +190,7 @@ def test_bad_staging_settings_are_named(tmp_path):
 
 def table_rows(stderr: str) -> dict[str, list[str]]:
     """location + construct -> [kernel, mode, launches, kernel ms, mean us, to MB, to ms, from MB, from ms,
-    allocs, alloc MB]"""
+    allocs, alloc MB, alloc ms]"""
     lines = stderr.splitlines()
     start = lines.index("ompgpu profile (OMPGPU_PROFILE): time and data of each target construct")
     assert lines[start + 1].split()[:3] == ["location", "construct", "kernel"], lines[start + 1]
@@ -199,7 +199,7 @@ def table_rows(stderr: str) -> dict[str, list[str]]:
         if line.startswith("transfer rates:"):
             break
         fields = line.split()
-        rows[" ".join(fields[:-11])] = fields[-11:]
+        rows[" ".join(fields[:-12])] = fields[-12:]
     return rows
 
 

@@ -169,6 +169,7 @@ void copy_from_device(Device &dev, const Loc &loc, const ompgpu_map_entry &e, co
 Mapping *allocate(Device &dev, const Loc &loc, const ompgpu_map_entry &e, std::size_t s) {
   void *p = nullptr;
   std::size_t cls = 0;
+  const double t0 = profiling() ? profile_now_us() : 0;
   cudaError_t err = dev.cache.allocate(s, &p, &cls);
   if (err != cudaSuccess) {
     std::vector<std::string> notes;
@@ -178,7 +179,7 @@ Mapping *allocate(Device &dev, const Loc &loc, const ompgpu_map_entry &e, std::s
     cuda_fatal(loc, err, strprintf("allocation of %zu bytes for '%s'", s, item_name(e)), notes);
   }
   info(loc, "alloc '%s' (%zu bytes)", item_name(e), s);
-  if (profiling()) profile_alloc(loc, dev.id, s);
+  if (profiling()) profile_alloc(loc, dev.id, s, (profile_now_us() - t0) / 1e3);
   Mapping m;
   m.hbegin = addr(e.begin);
   m.size = s;
@@ -308,10 +309,12 @@ void map_exit(Device &dev, const Loc &loc, int n, const ompgpu_map_entry *maps, 
 void free_device_memory(const Loc &loc, int d, const std::vector<void *> &to_free) {
   if (to_free.empty()) return;
   select_device(loc, d);
+  const double t0 = profiling() ? profile_now_us() : 0;
   for (void *p : to_free) {
     cudaError_t err = cudaFree(p);
     if (err != cudaSuccess) cuda_fatal(loc, err, "freeing device memory");
   }
+  if (profiling()) profile_alloc(loc, d, 0, (profile_now_us() - t0) / 1e3);
 }
 
 std::uintptr_t translate_entry(Device &dev, const Loc &loc, const ompgpu_map_entry &e) {

@@ -360,7 +360,8 @@ void profile_kernel(const Loc &loc, const ompgpu_kernel_desc *k, int device, con
                     double kernel_ms, unsigned teams, unsigned threads);
 void profile_transfer(const Loc &loc, int device, const void *stream, bool to_device, std::size_t bytes,
                       double start_us, double end_us);
-void profile_alloc(const Loc &loc, int device, std::size_t bytes);
+// An allocation of `bytes` (0: device memory freed) that took `ms` in CUDA.
+void profile_alloc(const Loc &loc, int device, std::size_t bytes, double ms);
 void profile_wait(const Loc &loc, const char *what, double start_us, double end_us);
 
 // ---------------------------------------------------------------- target.cpp

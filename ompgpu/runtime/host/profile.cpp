@@ -34,6 +34,7 @@ struct ConstructStats {
   long long copies_to = 0, copies_from = 0;
   long long allocs = 0;
   std::size_t alloc_bytes = 0;
+  double alloc_ms = 0;     // in cudaMalloc and cudaFree (the device cache's reuse costs none)
   int order = 0;           // first seen
 };
 
@@ -119,17 +120,17 @@ void print_table(Profile &p) {
   for (auto &c : p.constructs) rows.push_back(&c.second);
   std::sort(rows.begin(), rows.end(), [](const ConstructStats *a, const ConstructStats *b) { return a->order < b->order; });
   std::string out = "\nompgpu profile (OMPGPU_PROFILE): time and data of each target construct\n";
-  out += strprintf("%-28s %-34s %-36s %-7s %8s %11s %10s %11s %10s %11s %10s %7s %11s\n", "location", "construct", "kernel",
+  out += strprintf("%-28s %-34s %-36s %-7s %8s %11s %10s %11s %10s %11s %10s %7s %11s %9s\n", "location", "construct", "kernel",
                    "mode", "launches", "kernel ms", "mean us", "to dev MB", "to dev ms", "from dev MB", "from ms",
-                   "allocs", "alloc MB");
+                   "allocs", "alloc MB", "alloc ms");
   ConstructStats total;
   for (const ConstructStats *r : rows) {
     const double mean_us = r->launches ? r->kernel_ms * 1e3 / static_cast<double>(r->launches) : 0;
-    out += strprintf("%-28s %-34s %-36s %-7s %8lld %11.3f %10.1f %11s %10.3f %11s %10.3f %7lld %11s\n",
+    out += strprintf("%-28s %-34s %-36s %-7s %8lld %11.3f %10.1f %11s %10.3f %11s %10.3f %7lld %11s %9.3f\n",
                      r->where.c_str(), r->construct.c_str(), r->kernel.empty() ? "-" : r->kernel.c_str(),
                      r->mode.empty() ? "-" : r->mode.c_str(), r->launches, r->kernel_ms, mean_us,
                      mb(r->bytes_to).c_str(), r->ms_to, mb(r->bytes_from).c_str(), r->ms_from, r->allocs,
-                     mb(r->alloc_bytes).c_str());
+                     mb(r->alloc_bytes).c_str(), r->alloc_ms);
     total.launches += r->launches;
     total.kernel_ms += r->kernel_ms;
     total.bytes_to += r->bytes_to;
@@ -138,12 +139,14 @@ void print_table(Profile &p) {
     total.ms_from += r->ms_from;
     total.allocs += r->allocs;
     total.alloc_bytes += r->alloc_bytes;
+    total.alloc_ms += r->alloc_ms;
   }
   const double wall_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - p.start).count();
-  out += strprintf("%-28s %-34s %-36s %-7s %8lld %11.3f %10s %11s %10.3f %11s %10.3f %7lld %11s\n", "total", "-", "-", "-",
+  out += strprintf("%-28s %-34s %-36s %-7s %8lld %11.3f %10s %11s %10.3f %11s %10.3f %7lld %11s %9.3f\n", "total", "-", "-", "-",
                    total.launches, total.kernel_ms, "-", mb(total.bytes_to).c_str(), total.ms_to,
-                   mb(total.bytes_from).c_str(), total.ms_from, total.allocs, mb(total.alloc_bytes).c_str());
+                   mb(total.bytes_from).c_str(), total.ms_from, total.allocs, mb(total.alloc_bytes).c_str(),
+                   total.alloc_ms);
   out += strprintf("transfer rates: to the device %.2f GB/s, from the device %.2f GB/s; run time since the runtime "
                    "loaded %.3f ms\n",
                    total.ms_to > 0 ? static_cast<double>(total.bytes_to) / (total.ms_to * 1e6) : 0.0,
@@ -258,13 +261,14 @@ void profile_transfer(const Loc &loc, int device, const void *stream, bool to_de
                      stream_track(p, device, stream)});
 }
 
-void profile_alloc(const Loc &loc, int device, std::size_t bytes) {
+void profile_alloc(const Loc &loc, int device, std::size_t bytes, double ms) {
   Profile &p = recording();
   std::lock_guard<std::mutex> g(p.mu);
   note_device(p, device);
   ConstructStats &s = stats_of(p, loc);
-  s.allocs++;
+  s.allocs += bytes > 0;
   s.alloc_bytes += bytes;
+  s.alloc_ms += ms;
 }
 
 void profile_wait(const Loc &loc, const char *what, double start_us, double end_us) {

@@ -34,9 +34,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <new>
 #include <thread>
 #include <vector>
@@ -123,9 +125,19 @@ void stream_copy(void *dst, const void *src, std::size_t n) {
 // At most `max_workers` helpers work on it at once.
 struct Job {
   std::function<void(std::size_t)> run;
-  std::size_t pieces = 0, group = 1, released = 0, next = 0;
-  std::vector<std::size_t> left;   // per group: pieces not done yet
+  std::size_t pieces = 0, group = 1, released = 0, next = 0;   // the pool's lock guards these
   int max_workers = 1 << 30, active = 0;
+  std::unique_ptr<std::atomic<std::size_t>[]> left;            // per group: pieces not done yet
+
+  void cut(std::size_t n, std::size_t per_group) {
+    pieces = n;
+    group = per_group;
+    const std::size_t groups = (n + per_group - 1) / per_group;
+    left.reset(new std::atomic<std::size_t>[groups]);
+    for (std::size_t g = 0; g < groups; ++g) left[g].store(std::min(per_group, n - g * per_group));
+  }
+  // Read without the lock by the thread that waits for the group (it spins on it).
+  bool group_done(std::size_t g) const { return left[g].load(std::memory_order_acquire) == 0; }
 };
 
 class CopyPool {
@@ -137,6 +149,7 @@ class CopyPool {
       std::lock_guard<std::mutex> g(mu_);
       jobs_.push_back(j);
     }
+    epoch_.fetch_add(1, std::memory_order_release);
     work_.notify_all();
   }
 
@@ -146,12 +159,8 @@ class CopyPool {
       std::lock_guard<std::mutex> g(mu_);
       j->released = std::min(j->pieces, std::max(j->released, released));
     }
+    epoch_.fetch_add(1, std::memory_order_release);
     work_.notify_all();
-  }
-
-  bool group_done(Job *j, std::size_t group) {
-    std::lock_guard<std::mutex> g(mu_);
-    return j->left[group] == 0;
   }
 
   // The calling thread does one released piece of j itself; false when none is left to take.
@@ -165,12 +174,6 @@ class CopyPool {
     }
     finish(j, k);
     return true;
-  }
-
-  // Waits until group `group` of j is done (its pieces are all taken: helpers are on them).
-  void wait_group(Job *j, std::size_t group) {
-    std::unique_lock<std::mutex> g(mu_);
-    done_.wait(g, [&] { return j->left[group] == 0; });
   }
 
   // No more pieces of j are taken; returns once none is being done (j may then go away).
@@ -222,9 +225,9 @@ class CopyPool {
 
   void finish(Job *j, std::size_t k) {
     j->run(k);
+    j->left[k / j->group].fetch_sub(1, std::memory_order_acq_rel);
     std::lock_guard<std::mutex> g(mu_);
-    --j->active;
-    if (--j->left[k / j->group] == 0 || j->active == 0) done_.notify_all();
+    if (--j->active == 0) done_.notify_all();
   }
 
   // The first job (in submission order) with a piece to take and room for another helper.
@@ -246,7 +249,17 @@ class CopyPool {
       std::size_t k;
       {
         std::unique_lock<std::mutex> g(mu_);
-        work_.wait(g, [&] { return take(&j, &k); });
+        if (!take(&j, &k)) {
+          // A staged copy releases its next chunk within microseconds: look for it a little
+          // while before sleeping (a wake-up from the condition variable takes longer).
+          const unsigned long long seen = epoch_.load(std::memory_order_acquire);
+          g.unlock();
+          const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(100);
+          while (epoch_.load(std::memory_order_acquire) == seen && std::chrono::steady_clock::now() < until)
+            std::this_thread::yield();
+          g.lock();
+          work_.wait(g, [&] { return take(&j, &k); });
+        }
       }
       finish(j, k);
     }
@@ -256,6 +269,7 @@ class CopyPool {
   std::mutex start_mu_;   // starting helpers
   std::condition_variable work_, done_;
   std::vector<Job *> jobs_;
+  std::atomic<unsigned long long> epoch_{0};   // counts submissions and releases
   int started_ = 0;
 };
 
@@ -351,28 +365,78 @@ Cut cut_for(const Staging &st, std::size_t size) {
   return cut;
 }
 
-Job job_for(const Cut &cut) {
-  Job j;
-  j.pieces = cut.chunks * cut.pieces_per_chunk;
-  j.group = cut.pieces_per_chunk;
-  j.left.assign(cut.chunks, cut.pieces_per_chunk);
-  return j;
+void cut_job(Job *j, const Cut &cut) { j->cut(cut.chunks * cut.pieces_per_chunk, cut.pieces_per_chunk); }
+
+// How many helpers a staged copy in one direction asks for, chosen by measurement on the machine:
+// the first copies of at least kTunedBytes try all of the helpers, three quarters and half of
+// them, once each; later copies take the count whose copy moved the most bytes a second, and
+// large ones refine its rate. Host memory's bandwidth is shared with the DMA, and the best
+// count differs by direction and machine: on an H200 machine 7 helpers moved 53 GB/s from the
+// device and 38 to it, 15 helpers 40 and 44 (session 11 run 2).
+constexpr std::size_t kTunedBytes = std::size_t(32) << 20;
+
+class HelperTuner {
+ public:
+  // The helpers for a copy; *slot: which count's rate the copy's time is recorded for (-1: none).
+  int helpers(int workers, bool measured, int *slot) {
+    std::lock_guard<std::mutex> g(mu_);
+    const int counts[kCounts] = {workers, std::max(1, workers * 3 / 4), std::max(1, workers / 2)};
+    if (measured && tried_ < kCounts) {
+      *slot = tried_++;
+      return counts[*slot];
+    }
+    int best = 0;
+    for (int i = 1; i < kCounts; ++i)
+      if (rate_[i] > rate_[best]) best = i;
+    *slot = measured ? best : -1;
+    return counts[best];
+  }
+
+  void record(int slot, std::size_t bytes, double seconds) {
+    if (slot < 0 || seconds <= 0) return;
+    std::lock_guard<std::mutex> g(mu_);
+    const double r = static_cast<double>(bytes) / seconds;
+    rate_[slot] = rate_[slot] == 0 ? r : 0.75 * rate_[slot] + 0.25 * r;
+  }
+
+  void forget() {
+    new (&mu_) std::mutex();
+  }
+
+ private:
+  static constexpr int kCounts = 3;
+  std::mutex mu_;
+  int tried_ = 0;
+  double rate_[kCounts] = {};
+};
+
+HelperTuner &tuner(bool to_device) {
+  static HelperTuner *t = new HelperTuner[2];
+  return t[to_device ? 0 : 1];
+}
+
+double seconds_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char *src, std::size_t size) {
   const Cut cut = cut_for(st, size);
   const std::size_t B = static_cast<std::size_t>(st.buffers);
-  Job job = job_for(cut);
+  Job job;
+  cut_job(&job, cut);
   job.run = [&](std::size_t k) {
     const std::size_t c = k / cut.pieces_per_chunk, at = cut.offset_in_chunk(k);
     stream_copy(st.buffer[c % B] + at, src + c * cut.chunk + at, cut.piece_len(k));
   };
   job.released = std::min(B, cut.chunks) * cut.pieces_per_chunk;
+  int slot;
+  job.max_workers = tuner(true).helpers(pool().workers(), size >= kTunedBytes, &slot);
+  const double t0 = seconds_now();
   pool().submit(&job);
   cudaError_t err = cudaSuccess;
   std::size_t issued = 0, retired = 0;   // chunks whose DMA is queued; of those, complete
   while (issued < cut.chunks && err == cudaSuccess) {
-    if (pool().group_done(&job, issued)) {   // its host side is done: its DMA goes
+    if (job.group_done(issued)) {   // its host side is done: its DMA goes
       const std::size_t b = issued % B;
       err = cudaMemcpyAsync(dst + issued * cut.chunk, st.buffer[b], cut.chunk_len(issued), cudaMemcpyHostToDevice, s);
       if (err == cudaSuccess) err = cudaEventRecord(st.drained[b], s);
@@ -396,10 +460,11 @@ cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char 
       err = cudaEventSynchronize(st.drained[retired % B]);
       continue;
     }
-    pool().wait_group(&job, issued);   // helpers are on its last pieces
+    std::this_thread::yield();   // helpers are on its last pieces; a DMA may end meanwhile
   }
   pool().withdraw(&job);
   const cudaError_t done = cudaStreamSynchronize(s);
+  if (err == cudaSuccess && done == cudaSuccess) tuner(true).record(slot, size, seconds_now() - t0);
   return err != cudaSuccess ? err : done;
 }
 
@@ -412,11 +477,9 @@ cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char 
 constexpr int kFaultThreads = 4;
 constexpr std::size_t kFaultUnit = std::size_t(2) << 20;
 
-Job fault_in_job(char *dst, std::size_t size, std::atomic<bool> *unsupported) {
-  Job j;
-  j.pieces = (size + kFaultUnit - 1) / kFaultUnit;
-  j.group = j.pieces;
-  j.left.assign(1, j.pieces);
+void fault_in_job(Job *job, char *dst, std::size_t size, std::atomic<bool> *unsupported) {
+  Job &j = *job;
+  j.cut((size + kFaultUnit - 1) / kFaultUnit, (size + kFaultUnit - 1) / kFaultUnit);
   j.released = j.pieces;
   j.max_workers = kFaultThreads;
   j.run = [=](std::size_t k) {
@@ -428,7 +491,6 @@ Job fault_in_job(char *dst, std::size_t size, std::atomic<bool> *unsupported) {
     if (e > b && madvise(reinterpret_cast<void *>(b), e - b, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
       unsupported->store(true, std::memory_order_relaxed);
   };
-  return j;
 }
 
 cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const char *src, std::size_t size) {
@@ -441,16 +503,21 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   Job faults;
   const bool fault_ahead = fresh && (fresh_mode & kFreshPopulate);
   if (fault_ahead) {
-    faults = fault_in_job(dst, size, &no_populate);
+    fault_in_job(&faults, dst, size, &no_populate);
     pool().submit(&faults);   // before the copy's job: the helpers prefer it
   }
   const Cut cut = cut_for(st, size);
   const std::size_t B = static_cast<std::size_t>(st.buffers);
-  Job job = job_for(cut);
+  Job job;
+  cut_job(&job, cut);
   job.run = [&](std::size_t k) {
     const std::size_t c = k / cut.pieces_per_chunk, at = cut.offset_in_chunk(k);
     stream_copy(dst + c * cut.chunk + at, st.buffer[c % B] + at, cut.piece_len(k));
   };
+  // Copies into fresh memory are timed by its faults, not by the helpers: not recorded.
+  int slot;
+  job.max_workers = tuner(false).helpers(pool().workers(), size >= kTunedBytes && !fresh, &slot);
+  const double t0 = seconds_now();
   pool().submit(&job);
   cudaError_t err = cudaSuccess;
   std::size_t issued = 0, arrived = 0, finished = 0;   // chunks: DMA queued; DMA complete; copied out
@@ -473,7 +540,7 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
         break;
       }
     }
-    if (finished < arrived && pool().group_done(&job, finished)) {   // its buffer takes the next chunk
+    if (finished < arrived && job.group_done(finished)) {   // its buffer takes the next chunk
       ++finished;
       if (issued < cut.chunks) err = issue(issued++);
       continue;
@@ -483,16 +550,19 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
       err = cudaEventSynchronize(st.drained[arrived % B]);
       continue;
     }
-    pool().wait_group(&job, finished);
+    std::this_thread::yield();   // helpers are on its last pieces; a DMA may end meanwhile
   }
   pool().withdraw(&job);
   if (fault_ahead) pool().withdraw(&faults);
   const cudaError_t done = cudaStreamSynchronize(s);
+  if (err == cudaSuccess && done == cudaSuccess) tuner(false).record(slot, size, seconds_now() - t0);
   return err != cudaSuccess ? err : done;
 }
 
 void forget_helpers_in_child() {
   pool().forget_threads();
+  tuner(true).forget();
+  tuner(false).forget();
   for (Staging *st : stagings()) {
     if (!st) continue;
     new (&st->mu) std::mutex();
