@@ -170,6 +170,8 @@ def test_a_forked_child_that_offloads(tmp_path):
     {"OMPGPU_COPY_THREADS": "3", "OMPGPU_STAGING_MIN_BYTES": "4096"},   # helpers, almost every copy staged
     {"OMPGPU_COPY_THREADS": "0", "OMPGPU_STAGING_MIN_BYTES": "1"},      # the caller alone, every copy staged
     {"OMPGPU_STAGING_MIN_BYTES": "0"},                               # staging off
+    {"OMPGPU_FRESH_PAGES": "none", "OMPGPU_STAGING_BUFFERS": "2"},     # no advice, two buffers a direction
+    {"OMPGPU_COPY_THREADS": "15", "OMPGPU_STAGING_CHUNK_BYTES": "262144"},   # many helpers, small chunks
 ])
 def test_staged_copies_are_exact(tmp_path, settings):
     exe = build(tmp_path, "staged_transfers", PROGRAMS / "staged_transfers.c")

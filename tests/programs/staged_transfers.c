@@ -1,5 +1,6 @@
-/* covers: large maps to, from and tofrom, target update both ways, enter/exit data, omp_target_memcpy both ways, sections that start off a page and end mid-chunk (the runtime's pinned staging path: runtime/host/transfer.cpp) */
+/* covers: large maps to, from and tofrom, target update both ways, enter/exit data, omp_target_memcpy both ways, sections that start off a page and end mid-chunk, copies into fresh (never touched) memory, copies both ways at once from two host threads (the runtime's pinned staging path: runtime/host/transfer.cpp) */
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -10,6 +11,20 @@ static unsigned long long checksum(const double *a, long n) {
   unsigned long long s = 0;
   for (long i = 0; i < n; i++) s = s * 1000003ULL + (unsigned long long)a[i];
   return s;
+}
+
+struct update {
+  double *p;
+  long n;
+};
+
+/* updates p[1:n] from the device, on a thread of its own */
+static void *update_from(void *arg) {
+  struct update *u = (struct update *)arg;
+  double *p = u->p;
+  long n = u->n;
+#pragma omp target update from(p[1:n])
+  return NULL;
 }
 
 int main(void) {
@@ -40,6 +55,35 @@ int main(void) {
 #pragma omp target exit data map(delete: b[1:n])
     for (long i = 1; i <= n; i++) want[i] = (double)(i % 1001) * 3;
     if (checksum(b + 1, n) != checksum(want + 1, n)) fails++, printf("size %ld: update wrong\n", n);
+    /* into fresh memory: a new allocation the program never touched */
+    {
+      double *fresh = (double *)malloc(sizeof(double) * (n + 1));
+#pragma omp target teams distribute parallel for map(to: a[1:n]) map(from: fresh[1:n])
+      for (long i = 1; i <= n; i++) fresh[i] = a[i] - 5;
+      for (long i = 1; i <= n; i++) want[i] = a[i] - 5;
+      if (checksum(fresh + 1, n) != checksum(want + 1, n)) fails++, printf("size %ld: map from into fresh memory wrong\n", n);
+      free(fresh);
+    }
+    /* both ways at once: c from the device on another thread while b goes to the device */
+#pragma omp target enter data map(to: c[1:n]) map(alloc: b[1:n])
+#pragma omp target teams distribute parallel for map(alloc: c[1:n])
+    for (long i = 1; i <= n; i++) c[i] = (double)(i % 23) + 0.5;
+    for (long i = 1; i <= n; i++) b[i] = (double)(i % 29), c[i] = -7;
+    {
+      struct update other = {c, n};
+      pthread_t t;
+      int threaded = pthread_create(&t, NULL, update_from, &other) == 0;
+#pragma omp target update to(b[1:n])
+      if (threaded) pthread_join(t, NULL);
+      else update_from(&other);
+    }
+#pragma omp target teams distribute parallel for map(alloc: b[1:n])
+    for (long i = 1; i <= n; i++) b[i] = b[i] + 1;
+#pragma omp target exit data map(from: b[1:n]) map(delete: c[1:n])
+    for (long i = 1; i <= n; i++) want[i] = (double)(i % 23) + 0.5;
+    if (checksum(c + 1, n) != checksum(want + 1, n)) fails++, printf("size %ld: update from beside another thread wrong\n", n);
+    for (long i = 1; i <= n; i++) want[i] = (double)(i % 29) + 1;
+    if (checksum(b + 1, n) != checksum(want + 1, n)) fails++, printf("size %ld: update to beside another thread wrong\n", n);
     /* omp_target_memcpy host -> device -> host */
     int dev = omp_get_default_device(), host = omp_get_initial_device();
     if (omp_get_num_devices() > 0) {
