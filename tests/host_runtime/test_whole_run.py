@@ -172,6 +172,7 @@ def test_a_forked_child_that_offloads(tmp_path):
     {"OMPGPU_STAGING_MIN_BYTES": "0"},                               # staging off
     {"OMPGPU_FRESH_PAGES": "none", "OMPGPU_STAGING_BUFFERS": "2"},     # no advice, two buffers a direction
     {"OMPGPU_COPY_THREADS": "15", "OMPGPU_STAGING_CHUNK_BYTES": "262144"},   # many helpers, small chunks
+    {"OMPGPU_PINNED_LANE_BYTES": "65536", "OMPGPU_STAGING_MIN_BYTES": "65536"},   # tails in the pinned lane
 ])
 def test_staged_copies_are_exact(tmp_path, settings):
     exe = build(tmp_path, "staged_transfers", PROGRAMS / "staged_transfers.c")
@@ -243,6 +244,9 @@ def test_profile_trace_is_chrome_trace_json(tmp_path):
     assert (to_dev, from_dev) == (3 * 8000 + 4000 + 2000, 3 * 8000 + 4000)
     waits = [e for e in events if e.get("cat") == "wait"]
     assert len(waits) == 3 and all(e["pid"] == 0 for e in waits)
+    constructs = [e for e in events if e.get("cat") == "construct"]   # each holds its kernel's wait
+    assert len(constructs) == 3 and all(e["pid"] == 0 for e in constructs)
+    assert all(any(c["ts"] <= w["ts"] and w["ts"] + w["dur"] <= c["ts"] + c["dur"] for c in constructs) for w in waits)
     # every timed event lies on the run's clock, in order of its kernels
     starts = [e["ts"] for e in kernels]
     assert starts == sorted(starts) and all(t >= 0 for t in starts)

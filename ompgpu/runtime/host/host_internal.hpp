@@ -82,6 +82,10 @@ struct Env {
   // for huge pages (madvise MADV_HUGEPAGE), bit 1 has up to four helpers fault the pages in ahead
   // of the copy (MADV_POPULATE_WRITE). Names: none, huge, populate, both.
   int fresh_pages = 3;
+  // OMPGPU_PINNED_LANE_BYTES: staged copies of touched memory of at least this many bytes DMA
+  // their tail straight from or to the user's pages, pinned for the time of the copy
+  // (transfer.cpp's pinned lane); 0: never.
+  std::size_t pinned_lane_bytes = std::size_t(64) << 20;
   // OMPGPU_COPY_THREADS: helper threads that copy between pageable memory and the staging
   // buffers beside the calling thread (default: the processors the process may use less one,
   // at most 15).
@@ -360,6 +364,8 @@ void profile_kernel(const Loc &loc, const ompgpu_kernel_desc *k, int device, con
                     double kernel_ms, unsigned teams, unsigned threads);
 void profile_transfer(const Loc &loc, int device, const void *stream, bool to_device, std::size_t bytes,
                       double start_us, double end_us);
+// A target construct from its start to its end (the trace's host track).
+void profile_construct(const Loc &loc, double start_us, double end_us);
 // An allocation of `bytes` (0: device memory freed) that took `ms` in CUDA.
 void profile_alloc(const Loc &loc, int device, std::size_t bytes, double ms);
 void profile_wait(const Loc &loc, const char *what, double start_us, double end_us);

@@ -271,6 +271,13 @@ void profile_alloc(const Loc &loc, int device, std::size_t bytes, double ms) {
   s.alloc_ms += ms;
 }
 
+void profile_construct(const Loc &loc, double start_us, double end_us) {
+  if (env().profile == "1") return;
+  Profile &p = recording();
+  std::lock_guard<std::mutex> g(p.mu);
+  p.trace.push_back({"target construct", "construct", loc_args(loc), start_us, end_us - start_us, 0, host_track(p)});
+}
+
 void profile_wait(const Loc &loc, const char *what, double start_us, double end_us) {
   if (env().profile == "1") return;
   Profile &p = recording();

@@ -238,6 +238,9 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
     }
     return fallback(loc, k, "compiled without device code");
   }
+  // OMPGPU_PROFILE's trace: the whole construct on the host's track, a wait for the device's
+  // start-up included.
+  const double construct_us = profiling() ? profile_now_us() : 0;
   int d = resolve_device(loc, device);
   if (d < 0) {
     if (!rt().available) return fallback(loc, k, ("no GPU: " + rt().unavailable_reason).c_str());
@@ -374,5 +377,6 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
     if (err != cudaSuccess) cuda_fatal(loc, err, "freeing a device allocator or firstprivate copy");
   }
   free_device_memory(loc, d, to_free);
+  if (profiling()) profile_construct(loc, construct_us, profile_now_us());
   return 0;
 }
