@@ -172,7 +172,6 @@ def test_a_forked_child_that_offloads(tmp_path):
     {"OMPGPU_STAGING_MIN_BYTES": "0"},                               # staging off
     {"OMPGPU_FRESH_PAGES": "none", "OMPGPU_STAGING_BUFFERS": "2"},     # no advice, two buffers a direction
     {"OMPGPU_COPY_THREADS": "15", "OMPGPU_STAGING_CHUNK_BYTES": "262144"},   # many helpers, small chunks
-    {"OMPGPU_PINNED_LANE_BYTES": "65536", "OMPGPU_STAGING_MIN_BYTES": "65536"},   # tails in the pinned lane
 ])
 def test_staged_copies_are_exact(tmp_path, settings):
     exe = build(tmp_path, "staged_transfers", PROGRAMS / "staged_transfers.c")

@@ -104,7 +104,6 @@ Env *parse_env() {
   read_bytes("OMPGPU_STAGING_MIN_BYTES", &e->staging_min_bytes);
   read_bytes("OMPGPU_DEVICE_HEAP_BYTES", &e->device_heap_bytes);
   read_bytes("OMPGPU_STAGING_CHUNK_BYTES", &e->staging_chunk_bytes);
-  read_bytes("OMPGPU_PINNED_LANE_BYTES", &e->pinned_lane_bytes);
   if (const char *s = std::getenv("OMPGPU_STAGING_BUFFERS")) {
     long long v;
     if (parse_ll(s, &v) && v >= 2 && v <= 16) e->staging_buffers = static_cast<int>(v);

@@ -82,10 +82,6 @@ struct Env {
   // for huge pages (madvise MADV_HUGEPAGE), bit 1 has up to four helpers fault the pages in ahead
   // of the copy (MADV_POPULATE_WRITE). Names: none, huge, populate, both.
   int fresh_pages = 3;
-  // OMPGPU_PINNED_LANE_BYTES: staged copies of touched memory of at least this many bytes DMA
-  // their tail straight from or to the user's pages, pinned for the time of the copy
-  // (transfer.cpp's pinned lane); 0: never.
-  std::size_t pinned_lane_bytes = std::size_t(64) << 20;
   // OMPGPU_COPY_THREADS: helper threads that copy between pageable memory and the staging
   // buffers beside the calling thread (default: the processors the process may use less one,
   // at most 15).

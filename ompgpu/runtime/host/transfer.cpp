@@ -13,8 +13,11 @@
 // copies both ways at once (two host threads) are both staged.
 //
 // Pinning the user's memory for the time of one copy instead (cudaHostRegister) measured
-// slower: 29 GB/s to register touched memory and 3.4 to register fresh memory, both serialised
-// by the driver, 15 GB/s for register, DMA and unregister together (session 11 run 1).
+// slower: 21-29 GB/s to register touched memory and 2.6-3.4 to register fresh memory, both
+// serialised by the driver, 12-15 GB/s for register, DMA and unregister together (session 11
+// runs 1 and 6). Pinning only a copy's tail beside the staging of its head halved the whole
+// copy's rate (64 MB-1 GB: 18-21 GB/s against 40-45; run 6): while the driver registers, the
+// staging's own calls into it wait.
 //
 // Small copies, copies from memory that is pinned already (cudaHostAlloc, cudaHostRegister,
 // managed memory), and copies while another thread uses the buffers of that device and
@@ -288,10 +291,6 @@ struct Staging {
   std::size_t chunk_bytes = 0;   // each buffer's size, the largest chunk (OMPGPU_STAGING_CHUNK_BYTES)
   char *buffer[kMaxBuffers] = {};
   cudaEvent_t drained[kMaxBuffers] = {};   // the DMA of the buffer's last chunk is complete
-  // The pinned lane (copy_in_lanes): its stream, an event on the caller's stream that it waits
-  // for, and the events of its two pieces in flight; null where they could not be had.
-  cudaStream_t lane_stream = nullptr;
-  cudaEvent_t lane_after = nullptr, lane_done[2] = {};
 };
 
 std::mutex g_staging_list_mu;
@@ -326,13 +325,6 @@ bool ready(Staging &st) {
       (void)cudaGetLastError();
       return false;   // the buffers stay allocated: a few MB, for the process's life
     }
-  }
-  if (cudaStreamCreateWithFlags(&st.lane_stream, cudaStreamNonBlocking) != cudaSuccess ||
-      cudaEventCreateWithFlags(&st.lane_after, cudaEventDisableTiming) != cudaSuccess ||
-      cudaEventCreateWithFlags(&st.lane_done[0], cudaEventDisableTiming) != cudaSuccess ||
-      cudaEventCreateWithFlags(&st.lane_done[1], cudaEventDisableTiming) != cudaSuccess) {
-    (void)cudaGetLastError();
-    st.lane_stream = nullptr;   // staged copies without the pinned lane
   }
   st.usable = true;
   return true;
@@ -570,143 +562,15 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   return err != cudaSuccess ? err : done;
 }
 
-// ------------------------------------------------------------------ the pinned lane
-// Staging moves each byte through host memory twice besides the DMA, and a machine's memory
-// bandwidth limits it (34-46 GB/s on H200 machines, sessions 8 and 11). Pinning the user's pages
-// for the time of a copy costs no memory traffic but is slow and serialised in the driver
-// (registering 29-33 GB/s, unregistering 61-67: session 11 run 1). So a large copy of touched
-// memory runs in two lanes at once: its head staged, its tail (page-aligned) DMA'd straight
-// from or to the user's pages, pinned 16 MB at a time by one thread (the next piece registered
-// while the last one's DMA runs, unpinned once its DMA is complete) on a stream of its own that
-// waits for the caller's. The share of the tail follows the two lanes' measured rates. Fresh
-// memory is not pinned (registering it faults every page in, at 3.4 GB/s); where pinning
-// fails (another registration overlaps, read-only pages) the piece is a plain pageable copy
-// and the lane is not used again in that direction.
-constexpr std::size_t kLanePiece = std::size_t(16) << 20;
-
-class LaneShare {
- public:
-  // The tail's share of a copy; 0: no pinned lane.
-  double share() {
-    std::lock_guard<std::mutex> g(mu_);
-    return broken_ ? 0 : share_;
-  }
-  void record(std::size_t staged, double staged_s, std::size_t pinned, double pinned_s) {
-    if (staged == 0 || pinned == 0 || staged_s <= 0 || pinned_s <= 0) return;
-    std::lock_guard<std::mutex> g(mu_);
-    const double rs = static_cast<double>(staged) / staged_s, rp = static_cast<double>(pinned) / pinned_s;
-    // Both lanes end together when the tail's share is its rate's share of the sum.
-    share_ = std::max(0.05, std::min(0.6, 0.5 * share_ + 0.5 * rp / (rs + rp)));
-  }
-  void broke() {
-    std::lock_guard<std::mutex> g(mu_);
-    broken_ = true;
-  }
-  void forget() { new (&mu_) std::mutex(); }
-
- private:
-  std::mutex mu_;
-  double share_ = 0.3;   // registering at ~30 GB/s beside staging at ~40: about three tenths
-  bool broken_ = false;
-};
-
-LaneShare &lane_share(bool to_device) {
-  static LaneShare *l = new LaneShare[2];
-  return l[to_device ? 0 : 1];
-}
-
-// Copies n bytes between host memory h (page-aligned) and device memory d on the lane's stream,
-// pinning h piece by piece; complete when it returns. *ok: every piece was pinned.
-cudaError_t pinned_lane(Staging &st, bool to_device, char *h, char *d, std::size_t n, bool *ok) {
-  cudaError_t err = cudaSuccess;
-  char *pinned[2] = {nullptr, nullptr};
-  const std::size_t pieces = (n + kLanePiece - 1) / kLanePiece;
-  auto unpin = [&](std::size_t i) {
-    const int b = static_cast<int>(i % 2);
-    if (!pinned[b]) return;
-    const cudaError_t e = cudaEventSynchronize(st.lane_done[b]);
-    if (err == cudaSuccess) err = e;
-    if (cudaHostUnregister(pinned[b]) != cudaSuccess) (void)cudaGetLastError();
-    pinned[b] = nullptr;
-  };
-  for (std::size_t i = 0; i < pieces && err == cudaSuccess; ++i) {
-    const std::size_t off = i * kLanePiece, len = std::min(kLanePiece, n - off);
-    if (i >= 2) unpin(i - 2);   // its buffer slot, and the driver's lock, before the next registration
-    const bool pin = *ok && cudaHostRegister(h + off, len, cudaHostRegisterDefault) == cudaSuccess;
-    if (!pin) {
-      (void)cudaGetLastError();
-      *ok = false;
-    }
-    err = to_device ? cudaMemcpyAsync(d + off, h + off, len, cudaMemcpyHostToDevice, st.lane_stream)
-                    : cudaMemcpyAsync(h + off, d + off, len, cudaMemcpyDeviceToHost, st.lane_stream);
-    if (err == cudaSuccess && pin) {
-      err = cudaEventRecord(st.lane_done[i % 2], st.lane_stream);
-      if (err == cudaSuccess) pinned[i % 2] = h + off;
-      else if (cudaHostUnregister(h + off) != cudaSuccess) (void)cudaGetLastError();
-    }
-  }
-  for (std::size_t i = pieces >= 2 ? pieces - 2 : 0; i < pieces; ++i) unpin(i);
-  const cudaError_t done = cudaStreamSynchronize(st.lane_stream);
-  return err != cudaSuccess ? err : done;
-}
-
-// A staged copy, its tail in the pinned lane where that pays.
-cudaError_t copy_in_lanes(Staging &st, cudaStream_t s, bool to_device, char *dst, const char *src, std::size_t size) {
-  char *host = to_device ? const_cast<char *>(src) : dst;
-  const std::size_t lane_min = env().pinned_lane_bytes;
-  const double share = lane_min > 0 && size >= lane_min && st.lane_stream ? lane_share(to_device).share() : 0;
-  std::size_t split = size;
-  if (share > 0 && !(!to_device && looks_fresh(dst, size))) {
-    const std::uintptr_t pg = page_size(), h = reinterpret_cast<std::uintptr_t>(host);
-    const std::uintptr_t at = (h + static_cast<std::size_t>(static_cast<double>(size) * (1 - share)) + pg - 1) / pg * pg;
-    if (at > h && at < h + size) split = static_cast<std::size_t>(at - h);
-  }
-  auto head = [&]() {
-    return to_device ? staged_to_device(st, s, dst, src, split) : staged_from_device(st, s, dst, src, split);
-  };
-  if (split == size) return head();
-  // The lane's stream waits for what the caller's stream holds (a kernel that writes the source
-  // or reads the destination).
-  cudaError_t err = cudaEventRecord(st.lane_after, s);
-  if (err == cudaSuccess) err = cudaStreamWaitEvent(st.lane_stream, st.lane_after, 0);
-  if (err != cudaSuccess) return err;
-  bool pinned_ok = true;
-  cudaError_t lane_err = cudaSuccess;
-  double lane_end = 0;
-  const double t0 = seconds_now();
-  char *device_tail = to_device ? dst + split : const_cast<char *>(src) + split;
-  Job lane;
-  lane.cut(1, 1);
-  lane.released = 1;
-  lane.max_workers = 1;
-  lane.run = [&](std::size_t) {
-    lane_err = pinned_lane(st, to_device, host + split, device_tail, size - split, &pinned_ok);
-    lane_end = seconds_now();
-  };
-  pool().submit(&lane);
-  err = head();
-  const double head_end = seconds_now();
-  (void)pool().help(&lane);   // no helper took it: the caller runs it
-  while (!lane.group_done(0)) std::this_thread::yield();
-  pool().withdraw(&lane);
-  if (!pinned_ok) lane_share(to_device).broke();
-  else if (err == cudaSuccess && lane_err == cudaSuccess)
-    lane_share(to_device).record(split, head_end - t0, size - split, lane_end - t0);
-  return err != cudaSuccess ? err : lane_err;
-}
-
 void forget_helpers_in_child() {
   pool().forget_threads();
   tuner(true).forget();
   tuner(false).forget();
-  lane_share(true).forget();
-  lane_share(false).forget();
   for (Staging *st : stagings()) {
     if (!st) continue;
     new (&st->mu) std::mutex();
-    st->tried = true;   // the parent's pinned buffers, events and streams are not this process's
+    st->tried = true;   // the parent's pinned buffers and events are not this process's
     st->usable = false;
-    st->lane_stream = nullptr;
   }
   new (&g_staging_list_mu) std::mutex();
 }
@@ -721,8 +585,10 @@ cudaError_t copy_now(int device, cudaStream_t s, void *dst, const void *src, std
   if (min > 0 && size >= min && (to_device || kind == cudaMemcpyDeviceToHost) && pageable(to_device ? src : dst)) {
     Staging &st = staging_of(device, to_device);
     std::unique_lock<std::mutex> g(st.mu, std::try_to_lock);
-    if (g.owns_lock() && ready(st))
-      return copy_in_lanes(st, s, to_device, static_cast<char *>(dst), static_cast<const char *>(src), size);
+    if (g.owns_lock() && ready(st)) {
+      return to_device ? staged_to_device(st, s, static_cast<char *>(dst), static_cast<const char *>(src), size)
+                       : staged_from_device(st, s, static_cast<char *>(dst), static_cast<const char *>(src), size);
+    }
   }
   cudaError_t err = cudaMemcpyAsync(dst, src, size, kind, s);
   return err == cudaSuccess ? cudaStreamSynchronize(s) : err;

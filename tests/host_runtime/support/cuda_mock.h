@@ -228,7 +228,6 @@ inline cudaError_t cudaMemset(void *p, int v, size_t n) {
 }
 inline cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
 inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
-inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int = 0) { return cudaSuccess; }
 #define cudaStreamNonBlocking 0x01
 // Streams are distinct non-null handles (never dereferenced); work runs at once.
 inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int) {
@@ -277,11 +276,9 @@ inline cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int) {
 // Managed memory: device memory here (the mock's host memory); registered host memory: nothing to do.
 #define cudaMemAttachGlobal 0x01
 inline cudaError_t cudaMallocManaged(void **p, size_t n, unsigned int = cudaMemAttachGlobal) { return cudaMalloc(p, n); }
-#define cudaHostRegisterDefault 0x00
 #define cudaHostRegisterPortable 0x01
 #define cudaHostRegisterMapped 0x02
 inline cudaError_t cudaHostRegister(void *, size_t, unsigned int) { return cudaSuccess; }
-inline cudaError_t cudaHostUnregister(void *) { return cudaSuccess; }
 enum cudaMemoryType { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };
 struct cudaPointerAttributes {
   cudaMemoryType type;
