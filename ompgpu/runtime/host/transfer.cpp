@@ -87,9 +87,9 @@ bool looks_fresh(void *p, std::size_t n) {
 }
 
 // Copies n bytes with non-temporal stores where the processor has them: the destination (a
-// staging buffer the DMA reads next, or a large array the copy fills) is not read by this
-// thread soon, and streaming stores spare the read of each destination line that a cached store
-// costs. On an H200 machine's 16 processors, 256 MB touched to touched: 62 GB/s on 16 threads
+// staging buffer the DMA reads next) is not read by the processor, and streaming stores spare
+// the read of each destination line that a cached store costs (into the buffers: 16 MB copies
+// to the device at 37-38 GB/s against 20-23 with cached stores; session 11 run 8). On an H200 machine's 16 processors, 256 MB touched to touched: 62 GB/s on 16 threads
 // against the C library's 41 (bench/startup/copy_paths.cu, session 11 run 1).
 void stream_copy(void *dst, const void *src, std::size_t n) {
 #if defined(__x86_64__)
@@ -515,7 +515,9 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   cut_job(&job, cut);
   job.run = [&](std::size_t k) {
     const std::size_t c = k / cut.pieces_per_chunk, at = cut.offset_in_chunk(k);
-    stream_copy(dst + c * cut.chunk + at, st.buffer[c % B] + at, cut.piece_len(k));
+    // Cached stores here: the program reads its data next, and streaming stores measured
+    // slower out of the buffers (run 8, 64-256 MB: 47-51 GB/s against 42-47; run 7).
+    std::memcpy(dst + c * cut.chunk + at, st.buffer[c % B] + at, cut.piece_len(k));
   };
   // Copies into fresh memory are timed by its faults, not by the helpers: not recorded.
   int slot;
