@@ -47,8 +47,14 @@ def test_cache_off(build):
         assert (n["blocks"], n["bytes"], n["used"]) == (0, 0, 0)   # and its cudaFree
 
 
-def test_big_blocks_bypass_the_cache(build):
-    n = cycle(build, 2, (64 << 20) + 4, 1 << 30)      # above the largest class (64 MiB)
+def test_large_blocks_are_kept_in_2_mib_steps(build):
+    n = cycle(build, 3, (64 << 20) + 4, 1 << 30)      # above 64 MiB: its class is 66 MiB
+    assert n["same"] == 1 and mallocs_ok(build, n["mallocs"], 1)
+    assert (n["blocks"], n["bytes"]) == (1, 66 << 20)
+
+
+def test_blocks_above_the_cap_bypass_the_cache(build):
+    n = cycle(build, 2, (64 << 20) + 4, 64 << 20)     # class 66 MiB > the cap
     assert mallocs_ok(build, n["mallocs"], 2)
     assert (n["blocks"], n["used"]) == (0, 0)
     n = cycle(build, 2, 1000, 512)                    # class 1024 > the cap

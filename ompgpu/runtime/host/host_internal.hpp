@@ -209,8 +209,10 @@ void register_globals_on(Device &dev);
 // cudaMalloc and a cudaFree (which waits for the whole device): tens of microseconds per
 // region. Freed blocks are kept instead in size-class free lists and handed out again to
 // the next map of the same class. Classes are the sizes 256 B..64 MiB with two bits of
-// mantissa (256, 320, 384, 448, 512, 640, ...: at most 25% rounding); bigger blocks, and
-// every block when the cap is 0, bypass the cache (exact size, cudaFree at unmap).
+// mantissa (256, 320, 384, 448, 512, 640, ...: at most 25% rounding), and above 64 MiB the
+// size rounded up to 2 MiB (an array mapped again and again comes back at its size); blocks
+// over the cap, and every block when the cap is 0, bypass the cache (exact size, cudaFree at
+// unmap).
 //
 // A block must not be handed out while device work may still use it. Every copy the
 // runtime makes is complete when the call that made it returns (the mapping copies even
