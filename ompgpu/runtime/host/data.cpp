@@ -464,6 +464,7 @@ extern "C" void *ompgpu_get_device_ptr(const ompgpu_srcloc *l, long long device,
   Loc loc = make_loc(l, "target data");
   Device *dev = data_device(loc, device, 1);
   if (!dev) return host_ptr;   // the host is the device
+  device_addresses_escape();   // the program may use the address with CUDA of its own
   std::lock_guard<std::mutex> g(rt().mu);
   Mapping *m = nullptr;
   if (dev->table.find(addr(host_ptr), 0, &m) != Lookup::Contained || absent_link(m)) return host_ptr;   // OpenMP 5.1

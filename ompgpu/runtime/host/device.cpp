@@ -193,7 +193,10 @@ cudaStream_t thread_stream(const Loc &loc, int d) {
   // construct never yields to another task inside the runtime, so this is also a stream
   // per running target task.
   cudaStream_t caller = nullptr;
-  if (call_stream(d, &caller)) return caller;   // a Python API call on its caller's stream
+  if (call_stream(d, &caller)) {   // a Python API call on its caller's stream: its arrays are the program's
+    device_addresses_escape();
+    return caller;
+  }
   thread_local std::vector<cudaStream_t> streams;
   std::size_t i = static_cast<std::size_t>(d);
   if (streams.size() <= i) streams.resize(i + 1, nullptr);
@@ -203,6 +206,7 @@ cudaStream_t thread_stream(const Loc &loc, int d) {
     if (err != cudaSuccess) cuda_fatal(loc, err, "creating a stream on device " + std::to_string(d));
     streams[i] = s;
   }
+  order_after_deferred_copies(d, streams[i]);   // small copies other threads did not wait for
   return streams[i];
 }
 

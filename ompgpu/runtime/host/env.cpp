@@ -128,6 +128,7 @@ Env *parse_env() {
     else warning("ignoring OMPGPU_LOOP_TEAMS='%s' (expected a number of teams, 0 for all the GPU holds)", s);
   }
   if (const char *s = std::getenv("OMPGPU_PERSISTENT_LOOPS")) e->persistent_loops = std::strcmp(s, "0") != 0;
+  if (const char *s = std::getenv("OMPGPU_DEFERRED_COPIES")) e->deferred_copies = std::strcmp(s, "0") != 0;
   if (const char *s = std::getenv("OMPGPU_COPY_THREADS")) {
     long long v;
     if (parse_ll(s, &v) && v >= 0 && v <= 64) e->copy_threads = static_cast<int>(v);

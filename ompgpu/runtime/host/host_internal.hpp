@@ -82,6 +82,9 @@ struct Env {
   // for huge pages (madvise MADV_HUGEPAGE), bit 1 has up to four helpers fault the pages in ahead
   // of the copy (MADV_POPULATE_WRITE). Names: none, huge, populate, both.
   int fresh_pages = 3;
+  // OMPGPU_DEFERRED_COPIES=0: every copy to a device waits for its DMA (transfer.cpp's
+  // deferred small copies off).
+  bool deferred_copies = true;
   // OMPGPU_COPY_THREADS: helper threads that copy between pageable memory and the staging
   // buffers beside the calling thread (default: the processors the process may use less one,
   // at most 15).
@@ -350,6 +353,13 @@ void note_cuda_touched();
 // The staging buffers of device `device` (selected) and the copy helpers, made ahead of the first
 // copy (by the background start-up).
 void prepare_transfers(int device);
+// Small copies from pageable memory to a device may return before their DMA is done (as
+// cudaMemcpy's do): stream s of device `device` waits for those that other streams queued.
+// thread_stream calls it for every stream it hands out.
+void order_after_deferred_copies(int device, cudaStream_t s);
+// Device addresses reach the program, whose own CUDA work the runtime does not order: the
+// deferred copies are completed, and no copy is deferred any more.
+void device_addresses_escape();
 // Recorded for OMPGPU_PROFILE under loc.
 cudaError_t copy_host_device(const Loc &loc, int device, cudaStream_t s, void *dst, const void *src, std::size_t size,
                              cudaMemcpyKind kind);

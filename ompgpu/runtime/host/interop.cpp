@@ -64,6 +64,7 @@ extern "C" void ompgpu_interop_init(void **obj, long long device, int kinds) {
   int d = resolve_device(loc, device);
   if (d < 0) return;   // the host: omp_interop_none
   select_device(loc, d);
+  device_addresses_escape();   // foreign work on the device, which the runtime does not order
   Interop *it = new Interop{d, (kinds & 2) != 0, nullptr};
   if (it->targetsync) {
     const cudaError_t err = cudaStreamCreateWithFlags(&it->stream, cudaStreamNonBlocking);

@@ -46,6 +46,7 @@ extern "C" void *ompgpu_omp_target_alloc(size_t size, int device_num) {
   int d = api_device(device_num);
   if (d == kInvalid || size == 0) return nullptr;
   if (d == kHost) return std::malloc(size);
+  device_addresses_escape();   // the program may use device memory with CUDA of its own
   if (!select_quiet(d)) return nullptr;
   void *p = nullptr;
   // Under unified shared memory on a device without pageable memory access the host may use
@@ -179,6 +180,7 @@ extern "C" void *ompgpu_omp_get_mapped_ptr(const void *ptr, int device_num) {
   int d = api_device(device_num);
   if (d == kInvalid || !ptr) return nullptr;
   if (d == kHost) return const_cast<void *>(ptr);
+  device_addresses_escape();
   std::uintptr_t h = reinterpret_cast<std::uintptr_t>(ptr);
   std::lock_guard<std::mutex> g(rt().mu);
   Mapping *m = nullptr;
