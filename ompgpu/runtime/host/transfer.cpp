@@ -86,10 +86,9 @@ bool looks_fresh(void *p, std::size_t n) {
   return mincore(reinterpret_cast<void *>(b), pg, &resident) == 0 && !(resident & 1);
 }
 
-// Copies n bytes with non-temporal stores where the processor has them: the destination (a
-// staging buffer the DMA reads next) is not read by the processor, and streaming stores spare
-// the read of each destination line that a cached store costs (into the buffers: 16 MB copies
-// to the device at 37-38 GB/s against 20-23 with cached stores; session 11 run 8). On an H200 machine's 16 processors, 256 MB touched to touched: 62 GB/s on 16 threads
+// Copies n bytes with non-temporal stores where the processor has them: streaming stores spare
+// the read of each destination line that a cached store costs, where the processor does not
+// read the destination next (staging_job). On an H200 machine's 16 processors, 256 MB touched to touched: 62 GB/s on 16 threads
 // against the C library's 41 (bench/startup/copy_paths.cu, session 11 run 1).
 void stream_copy(void *dst, const void *src, std::size_t n) {
 #if defined(__x86_64__)
@@ -368,7 +367,20 @@ Cut cut_for(const Staging &st, std::size_t size) {
   return cut;
 }
 
-void cut_job(Job *j, const Cut &cut) { j->cut(cut.chunks * cut.pieces_per_chunk, cut.pieces_per_chunk); }
+// The job of a staged copy: piece k moves its part of the user's memory into its chunk's buffer
+// (to_buffers) or out of it. Streaming stores into the buffers, which only the DMA reads next;
+// cached stores out of them, where the program reads its data next: streaming ones measured
+// slower there (session 11 run 8, 64-256 MB from the device: 47-51 GB/s against 42-47), cached
+// ones slower into the buffers (16 MB to the device: 20-23 GB/s against 37-38).
+void staging_job(Job *job, const Cut &cut, const Staging &st, char *user, bool to_buffers) {
+  job->cut(cut.chunks * cut.pieces_per_chunk, cut.pieces_per_chunk);
+  job->run = [&cut, &st, user, to_buffers](std::size_t k) {
+    const std::size_t c = k / cut.pieces_per_chunk, at = cut.offset_in_chunk(k);
+    char *buffer = st.buffer[c % static_cast<std::size_t>(st.buffers)] + at;
+    if (to_buffers) stream_copy(buffer, user + c * cut.chunk + at, cut.piece_len(k));
+    else std::memcpy(user + c * cut.chunk + at, buffer, cut.piece_len(k));
+  };
+}
 
 // How many helpers a staged copy in one direction asks for, chosen by measurement on the machine:
 // the first copies of at least kTunedBytes try all of the helpers, three quarters and half of
@@ -426,11 +438,7 @@ cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char 
   const Cut cut = cut_for(st, size);
   const std::size_t B = static_cast<std::size_t>(st.buffers);
   Job job;
-  cut_job(&job, cut);
-  job.run = [&](std::size_t k) {
-    const std::size_t c = k / cut.pieces_per_chunk, at = cut.offset_in_chunk(k);
-    stream_copy(st.buffer[c % B] + at, src + c * cut.chunk + at, cut.piece_len(k));
-  };
+  staging_job(&job, cut, st, const_cast<char *>(src), true);
   job.released = std::min(B, cut.chunks) * cut.pieces_per_chunk;
   int slot;
   job.max_workers = tuner(true).helpers(pool().workers(), size >= kTunedBytes, &slot);
@@ -512,13 +520,7 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   const Cut cut = cut_for(st, size);
   const std::size_t B = static_cast<std::size_t>(st.buffers);
   Job job;
-  cut_job(&job, cut);
-  job.run = [&](std::size_t k) {
-    const std::size_t c = k / cut.pieces_per_chunk, at = cut.offset_in_chunk(k);
-    // Cached stores here: the program reads its data next, and streaming stores measured
-    // slower out of the buffers (run 8, 64-256 MB: 47-51 GB/s against 42-47; run 7).
-    std::memcpy(dst + c * cut.chunk + at, st.buffer[c % B] + at, cut.piece_len(k));
-  };
+  staging_job(&job, cut, st, dst, false);
   // Copies into fresh memory are timed by its faults, not by the helpers: not recorded.
   int slot;
   job.max_workers = tuner(false).helpers(pool().workers(), size >= kTunedBytes && !fresh, &slot);
