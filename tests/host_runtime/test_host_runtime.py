@@ -48,6 +48,22 @@ def test_scenario(build, scenario, cache):
     ok(build.run(scenario, env=CACHE_ON if cache == "cached" else None))
 
 
+def test_small_updates_to_the_device_do_not_wait_for_their_dma(build):
+    # counts from the mock (-1 with the emulator, which copies at once and runs the same checks)
+    def counts(env=None):
+        r = ok(build.run("deferred", env=env))
+        return {k: int(v) for k, v in re.findall(r"(\w+) (-?\d+)", r.stdout.strip().splitlines()[-1])}
+    n = counts()
+    if not build.mock:
+        assert set(n.values()) == {-1}, n
+        return
+    assert n["update_syncs"] == 0, n      # returned before its DMA: no stream synchronisation
+    assert n["other_waits"] >= 1, n       # another thread's stream waits for it
+    assert n["escaped_syncs"] >= 1, n     # after omp_target_alloc every copy waits again
+    off = counts({"OMPGPU_DEFERRED_COPIES": "0"})
+    assert off["update_syncs"] >= 1 and off["other_waits"] == 0, off
+
+
 @pytest.mark.parametrize("which,expected", [
     ("end", "ompgpu: prog.c:10:9: error: map of 'a[0:200]' extends beyond the mapped section 'a[0:100]'"),
     ("start", "ompgpu: prog.c:10:9: error: map of 'a[0:100]' extends beyond the mapped section 'a[50:100]'"),

@@ -16,6 +16,15 @@ extern "C" long long tc_malloc_calls(void) {
   return -1;
 #endif
 }
+// cudaStreamSynchronize (which = 0) or cudaStreamWaitEvent (which = 1) calls so far (-1: unknown)
+extern "C" long long tc_stream_calls(int which) {
+#ifdef OMPGPU_TEST_CUDA_MOCK_H
+  return cuda_mock_stream_calls(which);
+#else
+  (void)which;
+  return -1;
+#endif
+}
 // bytes of device memory allocated (all devices with the mock; the current one with the
 // emulator, which has one unless OMPGPU_EMU_DEVICES says otherwise)
 extern "C" long long tc_used_bytes(void) {

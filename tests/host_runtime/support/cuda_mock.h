@@ -61,6 +61,7 @@ struct State {
   std::map<std::uintptr_t, std::size_t> allocs[8];   // per device
   std::size_t used[8] = {0};
   long long malloc_calls = 0;                         // successful cudaMalloc calls
+  long long stream_syncs = 0, stream_waits = 0;       // cudaStreamSynchronize, cudaStreamWaitEvent calls
 };
 inline State &st() {
   static State *s = new State();
@@ -227,7 +228,12 @@ inline cudaError_t cudaMemset(void *p, int v, size_t n) {
   return cudaSuccess;
 }
 inline cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
-inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) {
+  cuda_mock::State &s = cuda_mock::st();
+  std::lock_guard<std::mutex> g(s.mu);
+  ++s.stream_syncs;
+  return cudaSuccess;
+}
 #define cudaStreamNonBlocking 0x01
 // Streams are distinct non-null handles (never dereferenced); work runs at once.
 inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int) {
@@ -263,7 +269,12 @@ inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t = 0) {
 }
 inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
 inline cudaError_t cudaEventQuery(cudaEvent_t) { return cudaSuccess; }
-inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int = 0) { return cudaSuccess; }
+inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int = 0) {
+  cuda_mock::State &s = cuda_mock::st();
+  std::lock_guard<std::mutex> g(s.mu);
+  ++s.stream_waits;
+  return cudaSuccess;
+}
 inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
   *ms = static_cast<float>(*reinterpret_cast<double *>(b) - *reinterpret_cast<double *>(a));
   return cudaSuccess;
@@ -307,6 +318,12 @@ extern "C" inline long long cuda_mock_malloc_calls(void) {
   cuda_mock::State &s = cuda_mock::st();
   std::lock_guard<std::mutex> g(s.mu);
   return s.malloc_calls;
+}
+// test hook: cudaStreamSynchronize (which = 0) or cudaStreamWaitEvent (which = 1) calls so far
+extern "C" inline long long cuda_mock_stream_calls(int which) {
+  cuda_mock::State &s = cuda_mock::st();
+  std::lock_guard<std::mutex> g(s.mu);
+  return which ? s.stream_waits : s.stream_syncs;
 }
 // test hook: bytes allocated on all devices
 extern "C" inline long long cuda_mock_used_bytes(void) {

@@ -15,6 +15,7 @@ int tc_err_launch_failure(void);
 int tc_live_allocations(void);
 long long tc_malloc_calls(void);
 long long tc_used_bytes(void);
+long long tc_stream_calls(int which);   /* 0: cudaStreamSynchronize, 1: cudaStreamWaitEvent */
 /* the runtime's test hook (device_cache.cpp): blocks in a device's memory cache */
 int ompgpu_debug_device_cache(int device, long long *bytes);
 
@@ -894,6 +895,49 @@ static int t_omp_names(void) {
 }
 
 
+/* ------------------------------------------------------------------ deferred small copies */
+
+static double deferred_a[16];
+
+static void *deferred_other(void *arg) {
+  (void)arg;
+  ompgpu_map_entry from = ent(deferred_a, deferred_a, sizeof deferred_a, FROM, "a");
+  ompgpu_target_update(&UPD, DEF, 1, 1, &from);
+  return NULL;
+}
+
+/* prog deferred: a small update to the device from pageable memory does not wait for its DMA
+   (no stream synchronisation); another thread's update from the device makes its own stream
+   wait for it and reads what it wrote; once a device address reaches the program
+   (omp_target_alloc), updates wait again. Prints the counts (-1: unknown, the emulator). */
+static int t_deferred(void) {
+  int i;
+  ompgpu_map_entry alloc = ent(deferred_a, deferred_a, sizeof deferred_a, 0, "a");
+  ompgpu_target_data_begin(&LOC, DEF, 1, 1, &alloc);
+  for (i = 0; i < 16; ++i) deferred_a[i] = i + 0.5;
+  long long s0 = tc_stream_calls(0), w0 = tc_stream_calls(1);
+  ompgpu_map_entry to = ent(deferred_a, deferred_a, sizeof deferred_a, TO, "a");
+  ompgpu_target_update(&UPD, DEF, 1, 1, &to);
+  long long s1 = tc_stream_calls(0);
+  for (i = 0; i < 16; ++i) deferred_a[i] = -1;   /* the copy holds the old values already */
+  pthread_t th;
+  CHECK(pthread_create(&th, NULL, deferred_other, NULL) == 0);
+  pthread_join(th, NULL);
+  long long w1 = tc_stream_calls(1);
+  for (i = 0; i < 16; ++i) CHECK(deferred_a[i] == i + 0.5);
+  void *p = ompgpu_omp_target_alloc(64, ompgpu_omp_get_default_device());
+  CHECK(p != NULL);
+  ompgpu_omp_target_free(p, ompgpu_omp_get_default_device());
+  long long s2 = tc_stream_calls(0);
+  ompgpu_target_update(&UPD, DEF, 1, 1, &to);
+  long long s3 = tc_stream_calls(0);
+  ompgpu_target_data_end(&LOC, DEF, 1, 1, &alloc);
+  check_no_allocations();
+  printf("update_syncs %lld other_waits %lld escaped_syncs %lld\n", s0 < 0 ? -1 : s1 - s0, w0 < 0 ? -1 : w1 - w0,
+         s2 < 0 ? -1 : s3 - s2);
+  return 0;
+}
+
 /* ------------------------------------------------------------------ device memory cache */
 
 static void *cache_seen;   /* the device address the last cache kernel got */
@@ -1106,6 +1150,7 @@ int main(int argc, char **argv) {
   if (!strcmp(t, "info")) return t_info();
   if (!strcmp(t, "threads")) return t_threads();
   if (!strcmp(t, "api")) return t_api();
+  if (!strcmp(t, "deferred")) return t_deferred();
   if (!strcmp(t, "cache_cycle")) return t_cache_cycle(argc, argv);
   if (!strcmp(t, "cache_cap")) return t_cache_cap(argc, argv);
   if (!strcmp(t, "cache_inflight")) return t_cache_inflight();
