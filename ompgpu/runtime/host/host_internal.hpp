@@ -87,7 +87,7 @@ struct Env {
   bool deferred_copies = true;
   // OMPGPU_COPY_THREADS: helper threads that copy between pageable memory and the staging
   // buffers beside the calling thread (default: the processors the process may use less one,
-  // at most 15).
+  // at most 15; none with two processors or fewer).
   int copy_threads = -1;
   // OMPGPU_PROFILE: "" off; "1" (or any true word) the table at exit; else a file name for
   // the Chrome trace (profile.cpp), the table too.

@@ -216,13 +216,15 @@ class CopyPool {
   // Every processor the process may run on but the caller's, at most 15: host memory moves
   // more with every thread up to all of an H200 machine's 16 (session 11 run 1: streaming
   // copies 27, 41, 57 and 62 GB/s on 4, 8, 12 and 16 threads), and a copy engine takes 55.
+  // None on two processors or fewer: one helper adds little there (memcpy 11.7 GB/s on one
+  // thread, 13.3 on two) and its wait for work competes with the program's own threads.
   static int default_helpers() {
     int cpus = static_cast<int>(std::thread::hardware_concurrency());
 #if defined(__linux__)
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) == 0) cpus = CPU_COUNT(&set);
 #endif
-    return std::max(0, std::min(15, cpus - 1));
+    return cpus <= 2 ? 0 : std::min(15, cpus - 1);
   }
 
   void finish(Job *j, std::size_t k) {
