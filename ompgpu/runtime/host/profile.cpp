@@ -271,18 +271,24 @@ void profile_alloc(const Loc &loc, int device, std::size_t bytes, double ms) {
   s.alloc_ms += ms;
 }
 
-void profile_construct(const Loc &loc, double start_us, double end_us) {
+namespace {
+
+// A span on the calling host thread's track of the trace (none when only the table is kept).
+void host_span(const Loc &loc, const char *name, const char *category, double start_us, double end_us) {
   if (env().profile == "1") return;
   Profile &p = recording();
   std::lock_guard<std::mutex> g(p.mu);
-  p.trace.push_back({"target construct", "construct", loc_args(loc), start_us, end_us - start_us, 0, host_track(p)});
+  p.trace.push_back({name, category, loc_args(loc), start_us, end_us - start_us, 0, host_track(p)});
+}
+
+}  // namespace
+
+void profile_construct(const Loc &loc, double start_us, double end_us) {
+  host_span(loc, "target construct", "construct", start_us, end_us);
 }
 
 void profile_wait(const Loc &loc, const char *what, double start_us, double end_us) {
-  if (env().profile == "1") return;
-  Profile &p = recording();
-  std::lock_guard<std::mutex> g(p.mu);
-  p.trace.push_back({what, "wait", loc_args(loc), start_us, end_us - start_us, 0, host_track(p)});
+  host_span(loc, what, "wait", start_us, end_us);
 }
 
 }  // namespace ompgpu_host

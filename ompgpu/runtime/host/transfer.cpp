@@ -61,12 +61,12 @@ constexpr std::size_t kPieceAlign = 4096;                    // helpers' pieces 
 constexpr int kFreshHuge = 1, kFreshPopulate = 2;   // Env::fresh_pages bits
 constexpr std::uintptr_t kHugePage = std::uintptr_t(2) << 20;
 
-// madvise over the whole pages inside [p, p + n) aligned to `align`; errors are ignored (the
-// advice only makes the copy faster where the kernel takes it).
-void advise(void *p, std::size_t n, std::uintptr_t align, int advice) {
+// madvise over the whole pages inside [p, p + n) aligned to `align`: madvise's result (0 where
+// no whole page is inside). The advice only makes a copy faster where the kernel takes it.
+int advise(void *p, std::size_t n, std::uintptr_t align, int advice) {
   const std::uintptr_t b = (reinterpret_cast<std::uintptr_t>(p) + align - 1) / align * align;
   const std::uintptr_t e = (reinterpret_cast<std::uintptr_t>(p) + n) / align * align;
-  if (e > b) (void)madvise(reinterpret_cast<void *>(b), e - b, advice);
+  return e > b ? madvise(reinterpret_cast<void *>(b), e - b, advice) : 0;
 }
 
 std::uintptr_t page_size() {
@@ -88,8 +88,9 @@ bool looks_fresh(void *p, std::size_t n) {
 
 // Copies n bytes with non-temporal stores where the processor has them: streaming stores spare
 // the read of each destination line that a cached store costs, where the processor does not
-// read the destination next (staging_job). On an H200 machine's 16 processors, 256 MB touched to touched: 62 GB/s on 16 threads
-// against the C library's 41 (bench/startup/copy_paths.cu, session 11 run 1).
+// read the destination next (staging_job). On an H200 machine's 16 processors, 256 MB touched
+// to touched: 62 GB/s on 16 threads against the C library's 41 (bench/startup/copy_paths.cu,
+// session 11 run 1).
 void stream_copy(void *dst, const void *src, std::size_t n) {
 #if defined(__x86_64__)
   char *d = static_cast<char *>(dst);
@@ -331,15 +332,18 @@ bool ready(Staging &st) {
   return true;
 }
 
-bool pageable(const void *host) {
+// What CUDA knows of memory at p: pinned, device, managed, or unregistered (pageable).
+cudaMemoryType memory_type(const void *p) {
   cudaPointerAttributes a;
   std::memset(&a, 0, sizeof a);
-  if (cudaPointerGetAttributes(&a, host) != cudaSuccess) {
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
     (void)cudaGetLastError();
-    return true;   // older runtimes report unregistered memory as an error
+    return cudaMemoryTypeUnregistered;   // older runtimes report unregistered memory as an error
   }
-  return a.type == cudaMemoryTypeUnregistered;
+  return a.type;
 }
+
+bool pageable(const void *host) { return memory_type(host) == cudaMemoryTypeUnregistered; }
 
 // How a staged copy of `size` bytes is cut: chunks (one buffer's DMA each) and pieces (one
 // thread's share of a chunk's host side).
@@ -498,10 +502,7 @@ void fault_in_job(Job *job, char *dst, std::size_t size, std::atomic<bool> *unsu
   j.run = [=](std::size_t k) {
     if (unsupported->load(std::memory_order_relaxed)) return;
     const std::size_t at = k * kFaultUnit;
-    const std::uintptr_t pg = page_size();
-    const std::uintptr_t b = (reinterpret_cast<std::uintptr_t>(dst + at) + pg - 1) / pg * pg;
-    const std::uintptr_t e = (reinterpret_cast<std::uintptr_t>(dst + std::min(size, at + kFaultUnit))) / pg * pg;
-    if (e > b && madvise(reinterpret_cast<void *>(b), e - b, MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
+    if (advise(dst + at, std::min(kFaultUnit, size - at), page_size(), MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
       unsupported->store(true, std::memory_order_relaxed);
   };
 }
@@ -511,7 +512,7 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   // arrays) cost a page fault each inside the copy (OMPGPU_FRESH_PAGES, host_internal.hpp).
   const int fresh_mode = env().fresh_pages;
   const bool fresh = fresh_mode != 0 && looks_fresh(dst, size);
-  if (fresh && (fresh_mode & kFreshHuge)) advise(dst, size, kHugePage, MADV_HUGEPAGE);
+  if (fresh && (fresh_mode & kFreshHuge)) (void)advise(dst, size, kHugePage, MADV_HUGEPAGE);
   std::atomic<bool> no_populate{false};
   Job faults;
   const bool fault_ahead = fresh && (fresh_mode & kFreshPopulate);
@@ -611,23 +612,13 @@ DeferredCopies *deferred_of(int device, bool create) {
   return v[i];
 }
 
-bool device_memory(const void *p) {
-  cudaPointerAttributes a;
-  std::memset(&a, 0, sizeof a);
-  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-    (void)cudaGetLastError();
-    return false;
-  }
-  return a.type == cudaMemoryTypeDevice;
-}
-
 // Queues a small copy from pageable memory into device memory without waiting for its DMA;
 // false (nothing done) where that is not safe.
 bool deferred_copy(int device, cudaStream_t s, void *dst, const void *src, std::size_t size, cudaError_t *err) {
   const Env &e = env();
   const std::size_t limit = e.staging_min_bytes > 0 ? e.staging_min_bytes : std::size_t(1) << 20;
   if (!e.deferred_copies || size >= limit || g_addresses_escaped.load(std::memory_order_acquire) ||
-      !pageable(src) || !device_memory(dst))
+      !pageable(src) || memory_type(dst) != cudaMemoryTypeDevice)
     return false;
   DeferredCopies &d = *deferred_of(device, true);
   std::lock_guard<std::mutex> g(d.mu);
