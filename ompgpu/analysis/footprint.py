@@ -283,6 +283,11 @@ def lane_tile(store: c_ast.Assignment, outer: str, inner: str, env: Env) -> tupl
     return rows, WARP // rows
 
 
+# The tile of (outer x inner) iterations that a team of 256 threads takes of a nest that reads
+# neighbouring rows, as CUDA's stencils take blocks of 32 x 8 points.
+TEAM_TILE = (8, 32)
+
+
 def reads_neighbouring_rows(body: c_ast.Node, outer: str, inner: str, env: Env) -> bool:
     """Whether the body of a collapsed (outer, inner) pair of loops reads an array along the inner
     variable in several rows at once (a stencil: in[i - 1][j], in[i][j], in[(i + 1) * n + j]): two

@@ -94,8 +94,10 @@ def test_negative_size(build):
 
 # ---------------------------------------------------------------- launch configuration
 
-def cfg(build, mode, num_teams=0, thread_limit=0, default_threads=0, max_threads=1024, static_teams=0, trip=None, **env):
-    args = [num_teams, thread_limit, default_threads, max_threads, static_teams] + ([trip] if trip is not None else [])
+def cfg(build, mode, num_teams=0, thread_limit=0, default_threads=0, max_threads=1024, static_teams=0, trip=None,
+        grid_tiles=None, **env):
+    args = [num_teams, thread_limit, default_threads, max_threads, static_teams] + ([trip] if trip is not None else []) \
+        + ([grid_tiles] if grid_tiles is not None else [])
     r = ok(build.run("launch", mode, *args, env={k: str(v) for k, v in env.items()}))
     m = re.search(r"cfg (\d+) (\d+)", r.stdout)
     assert m, r.stdout
@@ -123,6 +125,14 @@ def test_launch_of_a_loop_counted_by_the_host(build):
     # num_teams and OMP_NUM_TEAMS still decide
     assert cfg(build, "spmd", num_teams=7, trip=1 << 20) == (7, 256)
     assert cfg(build, "spmd", trip=1 << 20, OMP_NUM_TEAMS=9) == (9, 256)
+
+
+def test_a_loop_taken_a_tile_per_team_gets_a_team_per_tile(build):
+    # a stencil's kernel (grid_tiles): its trip count is in whole tiles of 256, and no wave limit
+    assert cfg(build, "spmd", trip=1 << 26, grid_tiles=1) == ((1 << 26) // 256, 256)
+    assert cfg(build, "spmd", trip=1 << 26, grid_tiles=0) == (132 * 8 * 4, 256)
+    # num_teams and OMP_NUM_TEAMS still decide
+    assert cfg(build, "spmd", trip=1 << 26, grid_tiles=1, OMP_NUM_TEAMS=9) == (9, 256)
 
 
 def test_persistent_loop_frame(build):

@@ -69,7 +69,7 @@ def test_two_tile_loops_only(tmp_path):
     assert not [r for r in remarks(tmp_path, nest) if FLAT in r]
 
 
-# -- stencils: teams of 8 x 32 iterations (worksharing.py TEAM_TILE, footprint.reads_neighbouring_rows)
+# -- stencils: teams of 8 x 32 iterations (footprint.TEAM_TILE and reads_neighbouring_rows)
 
 ROWS = "reads neighbouring rows"
 

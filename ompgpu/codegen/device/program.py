@@ -68,6 +68,9 @@ class DeviceOutput:
     kernel_scratch: dict[int, int] = field(default_factory=dict)   # by id(kernel): scratch bytes per team (spread)
     # by id(kernel): plan/combine.py capture_roles of a kernel whose atomic updates blocks combine
     kernel_combine: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    # id() of the kernels whose grid loop's teams take a tile of iterations at a time (loop.j2
+    # team_tile): the host counts the loop's iterations in whole tiles and launches a team per tile
+    kernel_grid_tiles: frozenset[int] = frozenset()
     # Device code other files may name: a declare target variable, or a device function with
     # external linkage (relocatable device code where the file is compiled with -c).
     exports_device_symbols: bool = False
@@ -110,6 +113,8 @@ class DeviceGenerator:
             and n.name not in program.functions}
         self.external_calls: set[str] = set()
         self.indirect_calls = False  # device code calls through function pointers (indirect.cuh)
+        # kernels (by name) with a grid loop whose teams take it a tile at a time (loop.j2 team_tile)
+        self.grid_tiled: set[str] = set()
 
     # -- call graph --------------------------------------------------------------
     def _device_functions(self) -> set[str]:
@@ -244,6 +249,8 @@ class DeviceGenerator:
                             exports_device_symbols=bool(self.global_names) or any(
                                 "static" not in (self.p.functions[n].decl.storage or []) for n in order),
                             kernel_scratch={id(k): kt["spread_bytes"] for k, kt in zip(self.p.kernels, kernels)},
+                            kernel_grid_tiles=frozenset(id(k) for k, kt in zip(self.p.kernels, kernels)
+                                                        if kt["name"] in self.grid_tiled),
                             kernel_combine={id(k): capture_roles(k, self.plans[id(k)].combine_atomics)
                                             for k in self.p.kernels if self.plans[id(k)].combine_atomics},
                             launch_shapes={v["name"]: LaunchShape(len(kt["params"]), kt["packed"], kt["max_threads"],

@@ -13,8 +13,8 @@ from pycparser import c_ast
 from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.analysis.symbols import Env, Symbol, declare, has_side_effect, is_pointer, resolve_typedef
 from ompgpu.codegen.cprint import CPrinter
-from ompgpu.analysis.footprint import (WARP, access_key, array_accesses, lane_of, lane_tile, reads_neighbouring_rows,
-                                       short_iteration, tile_footprint)
+from ompgpu.analysis.footprint import (TEAM_TILE, WARP, access_key, array_accesses, lane_of, lane_tile,
+                                       reads_neighbouring_rows, short_iteration, tile_footprint)
 from ompgpu.analysis.operand_tiles import dot_product_nest, transposing_nest
 from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.outliner.outline import region_sharing
@@ -259,6 +259,7 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
     if stageable and transposing is None and dot is None and batch is None \
             and reads_neighbouring_rows(inner, loops[0].var, loops[1].var, em.env):
         team_tile = TEAM_TILE
+        em.g.grid_tiled.add(em.owner)
         em.g.remarks.append((d.coord, f"'#pragma omp {d.name}' reads neighbouring rows: each team takes its iterations "
                                         f"as a tile of {TEAM_TILE[0]} x {TEAM_TILE[1]} ('{loops[0].var}' by "
                                         f"'{loops[1].var}'), whose rows share what they read in L1, where the team "
@@ -282,11 +283,6 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
     return em.render_with_ids("transpose_tile.j2" if transposing is not None else "dot_tile.j2", loops=loops,
                               tile=DOT_TILE, rows=DOT_TILE * DOT_TILE // DOT_TEAM, team=DOT_TEAM,
                               team_size=em.team_size, range_from=range_from, plain=text, **staging)
-
-
-# A stencil's team of 256 threads takes its iterations as 8 rows of 32 (loop.j2 team_tile), as
-# CUDA's stencils take blocks of 32 x 8 points.
-TEAM_TILE = (8, 32)
 
 
 # Nests staged through shared memory (analysis/operand_tiles.py): tiles of DOT_TILE x DOT_TILE

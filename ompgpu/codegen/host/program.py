@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ompgpu.analysis.symbols import is_pointer, resolve_typedef
 from ompgpu.codegen.device.program import LaunchShape, device_global_symbol
-from ompgpu.analysis.footprint import short_iteration
+from ompgpu.analysis.footprint import TEAM_TILE, short_iteration
 from ompgpu.codegen.render import render
 from ompgpu.errors import UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, target_kind
@@ -73,9 +73,12 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
                   host_gaps: frozenset[str] = frozenset(), indirect_functions: tuple[str, ...] = (),
                   indirect_table: str | None = None, image: DeviceImage | None = None,
                   kernel_scratch: dict[int, int] | None = None,
-                  kernel_combine: dict[int, tuple[int, ...]] | None = None, loops: LoopPlan | None = None) -> str:
+                  kernel_combine: dict[int, tuple[int, ...]] | None = None, loops: LoopPlan | None = None,
+                  kernel_grid_tiles: frozenset[int] = frozenset()) -> str:
     """The host code of the file; `host_gaps` names the OpenMP the host compiler lacks
-    (compat.host_openmp_gaps), which the host code gets lowered."""
+    (compat.host_openmp_gaps), which the host code gets lowered. `kernel_grid_tiles`: id() of the
+    kernels whose grid loop's teams take a tile of iterations at a time (device
+    DeviceOutput.kernel_grid_tiles)."""
     pre = program.bound.pre
     text = rename_names(blank_lines(pre.text, program.bound.host_blank_lines), program.bound.host_renames)
     text = lower_allocate_directives(text, program.bound.ast)
@@ -133,14 +136,16 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
             kname = kernel_names[id(k)]
             descs.append(_kernel_desc(k, kname, offload, (kernel_modes or {}).get(id(k), "generic"),
                                       (kernel_max_threads or {}).get(id(k), 1024), id(k) in kernel_dense, d.name,
-                                      (kernel_scratch or {}).get(id(k), 0), (kernel_combine or {}).get(id(k), ())))
+                                      (kernel_scratch or {}).get(id(k), 0), (kernel_combine or {}).get(id(k), ()),
+                                      id(k) in kernel_grid_tiles))
             teams = k.teams
             num_teams = (_clause_expr(teams, "num_teams") if teams else None) or "0"
             thread_limit = (_clause_expr(teams, "thread_limit") if teams else None) or _clause_expr(d, "thread_limit") or "0"
             # SPMD: the combined region's num_threads is the block size.
             num_threads = _clause_expr(d, "num_threads") if (kernel_modes or {}).get(id(k)) == "spmd" else None
             maps = kernel_maps(k, link_globals, dict(program.bound.vla_sizes))
-            trip = _grid_trip_count(c, program) if (kernel_modes or {}).get(id(k)) == "spmd" else None
+            trip = _grid_trip_count(c, program, TEAM_TILE if id(k) in kernel_grid_tiles else None) \
+                if (kernel_modes or {}).get(id(k)) == "spmd" else None
             exprs = (device, if_cond, num_teams, thread_limit) + ((num_threads,) if num_threads else ())
             task = target_task(d, k.env, maps, exprs, kernel_task_vars(k))
             fallback = host_fallback(text[start:end], d, in_task=task is not None)
@@ -244,7 +249,7 @@ def _line_marker(pre, text: str, offset: int, line_starts: list[int]) -> str:
     return f'\n# {line} "{file}"\n'
 
 
-def _grid_trip_count(c: OmpConstruct, program: Program) -> str | None:
+def _grid_trip_count(c: OmpConstruct, program: Program, tile: tuple[int, ...] | None = None) -> str | None:
     """Host C text of the iteration count of an SPMD kernel that is one `target teams
     distribute parallel for` loop nest dealt out over the grid (no num_threads, no
     dist_schedule, no schedule but `static`), when its body is short: no loop and no call of
@@ -253,7 +258,9 @@ def _grid_trip_count(c: OmpConstruct, program: Program) -> str | None:
     by combining its partial result into the one variable, and a team per 256 iterations made
     that 131,040 contended atomic updates in examples/mpi/jacobi.c (1.97 ms against clang's
     0.36 ms, bench/results/mpi-h100-2026-11-25). The bounds must be free of side effects: the
-    host evaluates them once more. None where any of that does not hold."""
+    host evaluates them once more. None where any of that does not hold. `tile`: the loops'
+    counts rounded up to whole tiles of these many iterations each (a kernel whose teams take the
+    nest a tile at a time)."""
     d = c.directive
     if tuple(d.leaves[:5]) != ("target", "teams", "distribute", "parallel", "for") or any(
             d.clause(k) is not None for k in ("num_threads", "dist_schedule", "nowait", "depend", "reduction")) or \
@@ -265,7 +272,7 @@ def _grid_trip_count(c: OmpConstruct, program: Program) -> str | None:
     nest = loop_nest(c.body, collapse_depth(d))
     if not nest or not short_iteration(nest[-1].stmt, program.functions):
         return None
-    return nest_trip_count(nest)
+    return nest_trip_count(nest, tile=tile)
 
 
 def _clause_expr(d, kind: str) -> str | None:
@@ -286,13 +293,13 @@ def _if_expr(d, modifiers: tuple[str, ...]) -> str | None:
 
 def _kernel_desc(k: Kernel, kname: str, offload: str, mode: str = "generic", max_threads: int = 1024,
                  dense: bool = False, construct: str = "target", scratch_per_team: int = 0,
-                 combine_roles: tuple[int, ...] = ()) -> dict:
+                 combine_roles: tuple[int, ...] = (), grid_tiles: bool = False) -> dict:
     # the kernel, then (dense) its instance compiled for more resident teams
     names = [kname] + ([f"{kname}__dense"] if dense else [])
     return {"var": f"__ompgpu_kd_{kname}", "name": kname, "file": k.coord.file, "line": k.coord.line, "col": k.coord.col,
             "mode": "OMPGPU_MODE_SPMD" if mode == "spmd" else "OMPGPU_MODE_GENERIC", "max_threads": max_threads,
             "variants": [{"name": n, "launch": f"__ompgpu_launch_{n}", "occupancy": f"__ompgpu_occupancy_{n}"} for n in names],
             "default_threads": 0, "construct": construct, "scratch_per_team": scratch_per_team,
-            "combine_roles": combine_roles,
+            "combine_roles": combine_roles, "grid_tiles": int(grid_tiles),
             # A target region without teams runs as one team.
             "static_teams": 0 if k.teams is not None else 1}

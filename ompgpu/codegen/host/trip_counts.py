@@ -14,9 +14,12 @@ from ompgpu.parser.cfront import walk_nodes
 _LOOP_COMPARISONS = {"<": 0, "<=": 1, ">": 2, ">=": 3, "!=": 4}
 
 
-def nest_trip_count(nest, names_kept_out: frozenset[str] = frozenset()) -> str | None:
+def nest_trip_count(nest, names_kept_out: frozenset[str] = frozenset(), tile: tuple[int, ...] | None = None) -> str | None:
     """Host C text of the iteration count of a loop nest (collapsed loops multiplied), None where
-    a loop is not canonical, a bound has a side effect or names one of `names_kept_out`."""
+    a loop is not canonical, a bound has a side effect or names one of `names_kept_out`. `tile`:
+    each loop's count rounded up to a multiple of its entry (a nest taken in whole tiles)."""
+    if tile is not None and len(tile) != len(nest):
+        return None
     counts = []
     printer = CPrinter()
     for f in nest:
@@ -30,5 +33,8 @@ def nest_trip_count(nest, names_kept_out: frozenset[str] = frozenset()) -> str |
         if any(isinstance(n, c_ast.ID) and n.name in names_kept_out for e in (lb, ub, step) for n in walk_nodes(e)):
             return None
         text = [f"(long long)({printer.visit(e)})" for e in (lb, ub, step)]
-        counts.append(f"ompgpu_host_trip_count({text[0]}, {text[1]}, {text[2]}, {op})")
+        count = f"ompgpu_host_trip_count({text[0]}, {text[1]}, {text[2]}, {op})"
+        if tile is not None and tile[len(counts)] > 1:
+            count = f"(({count} + {tile[len(counts)] - 1}) / {tile[len(counts)]} * {tile[len(counts)]})"
+        counts.append(count)
     return " * ".join(counts)

@@ -78,6 +78,10 @@ typedef struct ompgpu_kernel_desc {
      ompgpu_launch_config.combine where the k-th points into a mapping no other -1 or k' + 1
      argument points into, and none is -2 (runtime/host/target.cpp combine_mask). */
   const signed char *combine_roles;
+  /* 1: the kernel's grid loop gives each team a tile of iterations at a time (a stencil's 8 x 32
+     points), and the trip count the host passes counts whole tiles: a team per tile, in as many
+     waves as that takes (no OMPGPU_GRID_WAVES limit; runtime/host/target.cpp teams_for) */
+  int grid_tiles;
 } ompgpu_kernel_desc;
 
 /* map-type bits */

@@ -120,7 +120,11 @@ long long teams_for(const ompgpu_kernel_desc *k, Device &dev, int num_teams, lon
   else if (trip_count >= 0) {
     T = (trip_count + threads - 1) / threads;   // one iteration per thread...
     const long long waves = env().grid_waves;   // ...in at most this many waves of resident teams
-    if (waves > 0) T = std::min(T, static_cast<long long>(dev.sms) * resident_teams_per_sm(k, dev, threads) * waves);
+    // A kernel that takes its loop a tile per team runs a team per tile: a stencil over 4096^2
+    // points ran at CUDA's speed that way and at 0.8x in 4 waves of teams that each walked
+    // tiles far apart (bench/results/s12-h200-2026-11-28-run1).
+    if (waves > 0 && !k->grid_tiles)
+      T = std::min(T, static_cast<long long>(dev.sms) * resident_teams_per_sm(k, dev, threads) * waves);
   }
   else T = static_cast<long long>(dev.sms) * resident_teams_per_sm(k, dev, threads);
   return std::max(1LL, std::min<long long>(T, INT_MAX));   // gridDim.x limit
