@@ -1,4 +1,4 @@
-/* covers: collapsed stencil loops over the grid whose teams take their iterations as tiles of 8 x 32 (edges of sizes that are not multiples of the tile: iterations past them do nothing), a 2-D array and a linearised one, radius 1 and 3, with the default launch, with more teams than tiles, and with one team */
+/* covers: collapsed stencil loops over the grid whose teams take their iterations as tiles of 8 x 32 (edges of sizes that are not multiples of the tile: iterations past them do nothing), a 2-D array and a linearised one, radius 1 and 3, with the default launch, with more teams than tiles, and with one team; loop variables of type long and unsigned, and int ones with negative bounds (a tile's indices in 32 bits, the int variable as lb + index) */
 #include <stdio.h>
 
 #define R 41
@@ -56,6 +56,21 @@ int main(void) {
   for (int i = 1; i < R - 1; i++)
     for (int j = 1; j < C - 1; j++) bad_small += grid_out[i][j] != grid_in[i - 1][j] + grid_in[i + 1][j];
   printf("one team of 64 threads: %d wrong\n", bad_small);
-  printf("%s\n", bad || bad_many || bad_small ? "FAIL" : "PASS");
+  /* other loop variables: long rows and unsigned columns; int ones from negative bounds */
+#pragma omp target teams distribute parallel for collapse(2) map(to: grid_in) map(tofrom: grid_out)
+  for (long i = 1; i < R - 1; i++)
+    for (unsigned j = 2; j < C - 2; j++) grid_out[i][j] = grid_in[i - 1][j] + 2 * grid_in[i + 1][j - 2];
+  int bad_types = 0;
+  for (int i = 1; i < R - 1; i++)
+    for (int j = 2; j < C - 2; j++) bad_types += grid_out[i][j] != grid_in[i - 1][j] + 2 * grid_in[i + 1][j - 2];
+  const int lo = -(R / 2) + 1, hi = R - R / 2 - 1;   /* rows R/2 + lo .. R/2 + hi - 1 */
+#pragma omp target teams distribute parallel for collapse(2) map(to: grid_in) map(tofrom: grid_out)
+  for (int i = lo; i < hi; i++)
+    for (int j = -30; j <= 30; j++) grid_out[R / 2 + i][35 + j] = grid_in[R / 2 + i - 1][35 + j] * grid_in[R / 2 + i + 1][35 + j];
+  for (int i = lo; i < hi; i++)
+    for (int j = -30; j <= 30; j++)
+      bad_types += grid_out[R / 2 + i][35 + j] != grid_in[R / 2 + i - 1][35 + j] * grid_in[R / 2 + i + 1][35 + j];
+  printf("long and unsigned variables, negative bounds: %d wrong\n", bad_types);
+  printf("%s\n", bad || bad_many || bad_small || bad_types ? "FAIL" : "PASS");
   return 0;
 }
