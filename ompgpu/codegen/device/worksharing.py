@@ -19,7 +19,7 @@ from ompgpu.analysis.operand_tiles import dot_product_nest, transposing_nest
 from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.outliner.outline import region_sharing
 from ompgpu.parser.bound import canonical_for
-from ompgpu.parser.cfront import sole_statement
+from ompgpu.parser.cfront import sole_statement, walk_nodes
 from ompgpu.parser.clause_rules import int_constant
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_binding, loop_header_names, loop_nest, loop_var_names
 from ompgpu.parser.directives import Directive
@@ -256,7 +256,7 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
     dot = _dot_tile(em, d, loops, inner) if stageable and transposing is None and store is None else None
     # a stencil over the grid: each block's iterations as a tile of rows (TEAM_TILE)
     team_tile = None
-    if stageable and transposing is None and dot is None and batch is None \
+    if stageable and transposing is None and dot is None and batch is None and _may_appear_twice(inner) \
             and reads_neighbouring_rows(inner, loops[0].var, loops[1].var, em.env):
         team_tile = TEAM_TILE
         em.g.grid_tiled.add(em.owner)
@@ -289,6 +289,14 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
 # iterations (and of each operand), for teams of DOT_TEAM threads, DOT_TILE^2 / DOT_TEAM iterations each.
 DOT_TILE = 32
 DOT_TEAM = 256
+
+
+def _may_appear_twice(body: c_ast.Node) -> bool:
+    """Whether a loop body may be emitted twice in one function, once a path (loop.j2 team_tile):
+    it has no label (which would be defined twice) and no static local (two copies would be two
+    objects)."""
+    return not any(isinstance(n, c_ast.Label) or (isinstance(n, c_ast.Decl) and "static" in (n.storage or []))
+                   for n in walk_nodes(body))
 
 
 def _stageable_nest(em, d: Directive, body: c_ast.Node) -> bool:
