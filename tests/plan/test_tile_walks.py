@@ -80,7 +80,7 @@ ROWS = "reads neighbouring rows"
     ("q[i * n + j] = p[i * n + j - 1] + p[i * n + j + 1];", False),        # one row only
     ("b[i][j] = a[i][j] + a[j][i];", False),                              # a transpose, not a stencil
     ("b[i][j] = a[i - 1][j] + p[(i + 1) * n + j];", False),               # two arrays, a row each
-    # the tiles emit the body twice, once a path: not a body with a label or a static local
+    # the tiles emit the body once a path: not a body with a label or a static local
     ("double s = a[i - 1][j]; if (s > 0) goto out; s += a[i + 1][j]; out: b[i][j] = s;", False),
     ("static const int w = 2; b[i][j] = a[i - 1][j] + w * a[i + 1][j];", False),
     ("const int w = 2; b[i][j] = a[i - 1][j] + w * a[i + 1][j];", True),

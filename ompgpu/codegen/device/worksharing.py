@@ -256,7 +256,7 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
     dot = _dot_tile(em, d, loops, inner) if stageable and transposing is None and store is None else None
     # a stencil over the grid: each block's iterations as a tile of rows (TEAM_TILE)
     team_tile = None
-    if stageable and transposing is None and dot is None and batch is None and _may_appear_twice(inner) \
+    if stageable and transposing is None and dot is None and batch is None and _may_appear_more_than_once(inner) \
             and reads_neighbouring_rows(inner, loops[0].var, loops[1].var, em.env):
         team_tile = TEAM_TILE
         em.g.grid_tiled.add(em.owner)
@@ -291,9 +291,9 @@ DOT_TILE = 32
 DOT_TEAM = 256
 
 
-def _may_appear_twice(body: c_ast.Node) -> bool:
-    """Whether a loop body may be emitted twice in one function, once a path (loop.j2 team_tile):
-    it has no label (which would be defined twice) and no static local (two copies would be two
+def _may_appear_more_than_once(body: c_ast.Node) -> bool:
+    """Whether a loop body may be emitted more than once in one function, once a path (loop.j2 team_tile):
+    it has no label (which would be defined again) and no static local (copies would be distinct
     objects)."""
     return not any(isinstance(n, c_ast.Label) or (isinstance(n, c_ast.Decl) and "static" in (n.storage or []))
                    for n in walk_nodes(body))
