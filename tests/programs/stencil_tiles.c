@@ -1,4 +1,4 @@
-/* covers: collapsed stencil loops over the grid whose teams take their iterations as tiles of 8 x 32 (edges of sizes that are not multiples of the tile: iterations past them do nothing), a 2-D array and a linearised one, radius 1 and 3, with the default launch, with more teams than tiles, and with one team; loop variables of type long and unsigned, and int ones with negative bounds (a tile's indices in 32 bits, the int variable as lb + index) */
+/* covers: collapsed stencil loops over the grid whose teams take their iterations as tiles of 8 x 32 (edges of sizes that are not multiples of the tile: iterations past them do nothing), a 2-D array and a linearised one, radius 1 and 3, with the default launch, with more teams than tiles, with fewer, and with one team; loop variables of type long and unsigned, and int ones with negative bounds (a tile's indices in 32 bits, the int variable as lb + index) */
 #include <stdio.h>
 
 #define R 41
@@ -47,7 +47,13 @@ int main(void) {
   int bad_many = 0;
   for (int i = 1; i < R - 1; i++)
     for (int j = 1; j < C - 1; j++) bad_many += grid_out[i][j] != grid_in[i - 1][j] - grid_in[i + 1][j];
-  printf("more teams than tiles: %d wrong\n", bad_many);
+  /* fewer teams than tiles: each team takes several tiles in turn */
+#pragma omp target teams distribute parallel for collapse(2) num_teams(4) map(to: grid_in) map(tofrom: grid_out)
+  for (int i = 1; i < R - 1; i++)
+    for (int j = 1; j < C - 1; j++) grid_out[i][j] = grid_in[i - 1][j] * 3 - grid_in[i + 1][j];
+  for (int i = 1; i < R - 1; i++)
+    for (int j = 1; j < C - 1; j++) bad_many += grid_out[i][j] != grid_in[i - 1][j] * 3 - grid_in[i + 1][j];
+  printf("more teams than tiles, and fewer: %d wrong\n", bad_many);
   /* one team of 64 threads: the tiles need a team of 256, so the loop is dealt as written */
 #pragma omp target teams distribute parallel for collapse(2) num_teams(1) thread_limit(64) map(to: grid_in) map(tofrom: grid_out)
   for (int i = 1; i < R - 1; i++)
