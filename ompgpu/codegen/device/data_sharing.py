@@ -108,7 +108,7 @@ def declare_private(em, sym: Symbol, d: Directive | None = None) -> str:
 def compound_with_guards(em, items, guarded) -> str:
     """A block of SPMD serial code: each run of side-effect statements is executed by thread 0
     for the team, between two team barriers (before: every thread has done the reads that
-    came earlier; after: the stores are visible). A team-shared local in a run is declared
+    came earlier, where there were any since the last barrier; after: the stores are visible). A team-shared local in a run is declared
     before it and initialized in it."""
     text = em.indent() + "{\n"
     em.indent_level += 2
@@ -119,6 +119,8 @@ def compound_with_guards(em, items, guarded) -> str:
             i += 1
             continue
         declared, run, seen_names = [], [], set()
+        # no leading barrier where no thread has read memory since the last one (plan: unfenced)
+        lead = id(items[i]) not in em.plan.unfenced
         while i < len(items) and id(items[i]) in guarded:
             item = items[i]
             if isinstance(item, c_ast.Decl) and id(item) in em.plan.team_shared:
@@ -130,7 +132,8 @@ def compound_with_guards(em, items, guarded) -> str:
                 run.append(em.statement(item))
             seen_names |= {x.name for x in walk_nodes(item) if isinstance(x, c_ast.ID)}
             i += 1
-        text += "".join(declared) + em.render_with_ids("stmt.j2", kind="guarded", body="".join(run), block=em.block)
+        text += "".join(declared) + em.render_with_ids("stmt.j2", kind="guarded", body="".join(run), block=em.block,
+                                                       lead=lead)
     em.indent_level -= 2
     return text + em.indent() + "}\n"
 
