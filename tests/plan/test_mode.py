@@ -451,6 +451,8 @@ def test_block_expr(tmp_path, clauses, serial, expected):
 
 
 # -- barriers that order nothing (KernelPlan.unfenced) ----------------------------------------------
+# (schedule(static): regions whose loops do not spread across the grid, where the fork sites read
+# the spread state and keep their barriers)
 
 def _spmd_device_code(tmp_path: Path, body: str) -> str:
     src = tmp_path / "u.c"
@@ -476,7 +478,7 @@ def test_a_region_right_after_a_barrier_has_no_entry_barrier(tmp_path):
   for (int i = 0; i < N; i++) {
     double x = m[i][0];
     double t = 0;
-#pragma omp parallel for reduction(+: t)
+#pragma omp parallel for reduction(+: t) schedule(static)
     for (int k = 0; k < N; k++) t += x * m[i][k];
     b[i] = t;
   }""")
@@ -491,7 +493,7 @@ def test_reads_since_the_last_barrier_keep_the_barriers(tmp_path):
   for (int i = 0; i < N; i++) {
     double t = 0;
     double x = m[i][0];
-#pragma omp parallel for reduction(+: t)
+#pragma omp parallel for reduction(+: t) schedule(static)
     for (int k = 0; k < N; k++) t += x * m[i][k];
     double y = b[i] + t;
     b[i] = y;
@@ -510,7 +512,7 @@ def test_control_flow_and_calls_count_as_reads(tmp_path, between):
   for (int i = 0; i < N; i++) {{
     double t = 0;
     {between}
-#pragma omp parallel for reduction(+: t)
+#pragma omp parallel for reduction(+: t) schedule(static)
     for (int k = 0; k < N; k++) t += m[i][k];
     b[i] = t;
   }}""")
@@ -525,7 +527,7 @@ def test_a_loop_head_follows_the_reads_of_its_body(tmp_path):
   for (int i = 0; i < N; i++) {
     b[i] = 0;
     for (int r = 0; r < 2; r++) {
-#pragma omp parallel for
+#pragma omp parallel for schedule(static)
       for (int k = 0; k < N; k++) m[i][k] += 1;
       double y = a[r];
       n += (int)y;

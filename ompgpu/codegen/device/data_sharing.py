@@ -120,7 +120,7 @@ def compound_with_guards(em, items, guarded) -> str:
             continue
         declared, run, seen_names = [], [], set()
         # no leading barrier where no thread has read memory since the last one (plan: unfenced)
-        lead = id(items[i]) not in em.plan.unfenced
+        lead = not unfenced(em, id(items[i]))
         while i < len(items) and id(items[i]) in guarded:
             item = items[i]
             if isinstance(item, c_ast.Decl) and id(item) in em.plan.team_shared:
@@ -136,6 +136,13 @@ def compound_with_guards(em, items, guarded) -> str:
                                                        lead=lead)
     em.indent_level -= 2
     return text + em.indent() + "}\n"
+
+
+def unfenced(em, node_id: int) -> bool:
+    """Whether the barrier before a region or a run of thread 0's statements orders nothing
+    (plan KernelPlan.unfenced). Not in a kernel whose inner loops spread across the grid: its
+    fork sites read the team's spread state, which the region's thread 0 may be writing."""
+    return node_id in em.plan.unfenced and not em.plan.spread
 
 
 def team_var(em, n: c_ast.Decl, part: str = "both") -> str:
