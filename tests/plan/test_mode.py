@@ -534,3 +534,33 @@ def test_a_loop_head_follows_the_reads_of_its_body(tmp_path):
     }
   }""")
     assert ENTRY in cu
+
+
+# -- the instance for more resident teams (kernel.py: the dense instance) ------------------------
+
+@pytest.mark.parametrize("kernel, bounds", [
+    # a distribute loop whose iterations fork the team: an instance for a full SM of threads
+    ("""
+#pragma omp target teams distribute thread_limit(256) map(to: m) map(from: b)
+  for (int i = 0; i < N; i++) {
+    double t = 0;
+#pragma omp parallel for reduction(+: t) schedule(static)
+    for (int k = 0; k < N; k++) t += m[i][k];
+    b[i] = t;
+  }""", "256, 8"),
+    # a grid loop of long iterations: 1280 threads (DENSE_THREADS)
+    ("""
+#pragma omp target teams distribute parallel for map(to: m) map(from: b)
+  for (int i = 0; i < N; i++) { double t = 0; for (int k = 0; k < N; k++) t += m[i][k] * m[k][i]; b[i] = t; }""",
+     "256, 5"),
+    # a flat loop of short iterations: none
+    ("""
+#pragma omp target teams distribute parallel for map(to: a) map(from: b)
+  for (int i = 0; i < N; i++) b[i] = a[i] + 1;""", None),
+])
+def test_kernels_that_wait_on_loads_get_an_instance_for_more_resident_teams(tmp_path, kernel, bounds):
+    cu = _spmd_device_code(tmp_path, kernel)
+    if bounds is None:
+        assert "__dense" not in cu
+    else:
+        assert f"OMPGPU_LAUNCH_BOUNDS({bounds}) __omp_offloading_main_" in cu and "__dense(" in cu

@@ -126,13 +126,13 @@ def emit_kernel(em, k: Kernel, kname: str, region_function: bool = False) -> dic
     # DENSE_THREADS resident threads per SM (fewer registers, maybe a little spilled), and the
     # runtime launches it where it holds more teams without spilling much (target.cpp).
     dense_teams = DENSE_THREADS // bound
-    if em.team_loop_regions and packed == 1 and MAX_SM_THREADS // bound > 1:
-        # A distribute loop whose iterations fork the team (btree, lud): each team walks its
-        # items one after another, meeting at barriers, and waits out every load of its serial
-        # code; more resident teams hide those. The instance asks for a full SM of threads.
-        dense_teams = MAX_SM_THREADS // bound
-        variants.append({"name": f"{kname}__dense", "bounds": f"{bound}, {dense_teams}",
-                         "note": f"; the instance for {dense_teams} resident teams per SM"})
+    if em.team_loop_regions and MAX_SM_THREADS // (bound * packed) > 1:
+        # A distribute loop whose iterations fork the team (btree, lud, streamcluster): each team
+        # walks its items one after another, meeting at barriers, and waits out every load of its
+        # serial code; more resident teams hide those. The instance asks for a full SM of threads.
+        dense_blocks = MAX_SM_THREADS // (bound * packed)
+        variants.append({"name": f"{kname}__dense", "bounds": f"{bound * packed}, {dense_blocks}",
+                         "note": f"; the instance for {dense_blocks * packed} resident teams per SM"})
     elif em.long_grid_loop and dense_teams >= 2 and packed == 1:
         variants.append({"name": f"{kname}__dense", "bounds": f"{bound}, {dense_teams}",
                          "note": f"; the instance for {dense_teams} resident teams per SM"})
