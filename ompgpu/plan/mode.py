@@ -94,10 +94,6 @@ class KernelPlan:
     # SPMD serial code reads memory outside guarded statements: each region starts with a team
     # barrier, so that no thread writes in the region what a slower one has still to read.
     entry_barrier: bool = False
-    # SPMD: id() of the first statement of a run that thread 0 runs alone, and id() of the body of
-    # a parallel region, where no thread has read memory in serial code since the team last met
-    # at a barrier: the run's leading barrier, and the region's entry barrier, would order nothing
-    unfenced: frozenset[int] = frozenset()
     # id(decl) of serial locals that parallel regions share (write, reduce into): in an SPMD
     # kernel one copy for the team in shared memory, written by thread 0 alone
     team_shared: frozenset[int] = frozenset()
@@ -314,8 +310,7 @@ def _plan_kernel(program: Program, k: Kernel) -> KernelPlan:
     if walker.not_spmd is not None:
         return KernelPlan("generic", False, combined, walker.not_spmd, None)
     return KernelPlan("spmd", walker.needs_state is None, combined, None, walker.needs_state,
-                      guarded=frozenset(walker.guarded), entry_barrier=walker.serial_reads,
-                      unfenced=frozenset(walker.unfenced), team_shared=team_shared,
+                      guarded=frozenset(walker.guarded), entry_barrier=walker.serial_reads, team_shared=team_shared,
                       team_shared_names=tuple(names[i] for i in names if i in team_shared))
 
 
@@ -338,10 +333,6 @@ class _SerialWalker(ScopedVisitor):
                                     if c.how == "literal" or (c.how in ("pointer", "attach") and not is_array(resolve_typedef(c.sym.type, k.env)))}
         self.per_thread_captures |= {s.name for s in k.privates}
         self.serial_reads = False  # memory read by every thread in serial code
-        # ...since the team last met at a barrier, where the walk is (a loop's head and whatever
-        # follows it count as after a read: the walk does not follow back edges)
-        self.reads_since_barrier = False
-        self.unfenced: set[int] = set()   # KernelPlan.unfenced
         self.varying: set[int] = set()  # id(decl) of locals whose value differs between threads
         self.guarded: set[int] = set()  # id() of guarded statements
         self.in_guard = False
@@ -412,53 +403,17 @@ class _SerialWalker(ScopedVisitor):
             if self.in_guard:  # inside a guarded statement: thread 0 runs all of it already
                 self.visit(item)
             elif self._guardable(item):
-                self._guarded(item)
+                self.guarded.add(id(item))
                 self.in_guard = True
                 self.visit(item)
                 self.in_guard = False
             elif isinstance(item, c_ast.Decl) and item.init is not None and id(item) in self.team_shared:
                 # the team's copy is initialized by thread 0, with the guarded statements around
-                self._guarded(item)
+                self.guarded.add(id(item))
                 self.visit(item)
             else:
                 self.visit(item)
-                continue
-            self.reads_since_barrier = False   # the run's closing barrier
         self.env = saved
-
-    def _guarded(self, item: c_ast.Node) -> None:
-        """A statement that thread 0 runs alone, between two barriers (codegen's guarded runs)."""
-        self.guarded.add(id(item))
-        if not self.reads_since_barrier:
-            self.unfenced.add(id(item))
-
-    # control flow: a loop's body may follow its own reads (the back edge), and what follows a
-    # loop or a switch may follow any of them; an `if` joins what its branches leave
-    def visit_For(self, n: c_ast.For) -> None:
-        self._loop(n, super().visit_For)
-
-    def visit_While(self, n: c_ast.While) -> None:
-        self._loop(n, self.generic_visit)
-
-    def visit_DoWhile(self, n: c_ast.DoWhile) -> None:
-        self._loop(n, self.generic_visit)
-
-    def visit_Switch(self, n: c_ast.Switch) -> None:
-        self._loop(n, self.generic_visit)
-
-    def _loop(self, n: c_ast.Node, visit) -> None:
-        self.reads_since_barrier = True
-        visit(n)
-        self.reads_since_barrier = True
-
-    def visit_If(self, n: c_ast.If) -> None:
-        self.visit(n.cond)
-        before = self.reads_since_barrier
-        self.visit(n.iftrue)
-        after_true, self.reads_since_barrier = self.reads_since_barrier, before
-        if n.iffalse is not None:
-            self.visit(n.iffalse)
-        self.reads_since_barrier = self.reads_since_barrier or after_true
 
     def _guardable(self, stmt: c_ast.Node, in_loop: bool = False) -> bool:
         """A statement with a side effect that thread 0 can run for the team: an expression
@@ -541,7 +496,6 @@ class _SerialWalker(ScopedVisitor):
     def _read_memory(self) -> None:
         if not self.in_guard:
             self.serial_reads = True
-            self.reads_since_barrier = True
 
     def visit_ID(self, n: c_ast.ID) -> None:
         sym = self.env.lookup(n.name)
@@ -596,8 +550,6 @@ class _SerialWalker(ScopedVisitor):
             self.block(self.coord(n), f"call to '{name}' outside a parallel region")
         elif name not in PURE_LIBRARY:
             self.block(self.coord(n), f"call to '{name or 'a function pointer'}' outside a parallel region")
-        if name not in SERIAL_API:
-            self._read_memory()   # a pure function may still read memory
         if n.args is not None:
             self.visit(n.args)
 
@@ -672,7 +624,6 @@ class _SerialWalker(ScopedVisitor):
     def _loop_header(self, n: OmpConstruct, depth: int) -> None:
         """A `distribute` loop nest: every thread walks the same chunks; the body is serial code."""
         saved, self.env = self.env, self.env.child()
-        self.reads_since_barrier = True   # a loop (see _loop)
         nest = self._visit_loop_bounds(n.body, depth)
         # the loop variables are private in both modes: per-thread
         for name in loop_var_names(n.body, depth):
@@ -681,7 +632,6 @@ class _SerialWalker(ScopedVisitor):
                 self.serial_locals.add(id(sym.decl))
         if nest:
             self.visit(nest[-1].stmt)
-        self.reads_since_barrier = True
         self.env = saved
 
     def _visit_loop_bounds(self, body: c_ast.Node, depth: int) -> list[c_ast.For]:
@@ -728,9 +678,6 @@ class _SerialWalker(ScopedVisitor):
             self.state(d.coord, f"'#pragma omp {d.name}' needs the team's state")
         _check_schedule(self, d)
         _StateScan(self).visit(n.body)
-        if not self.reads_since_barrier:
-            self.unfenced.add(id(n.body))
-        self.reads_since_barrier = False   # the region's closing barrier
 
 
 class _StateScan(c_ast.NodeVisitor):

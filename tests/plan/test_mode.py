@@ -450,104 +450,9 @@ def test_block_expr(tmp_path, clauses, serial, expected):
     assert p.block_expr == expected
 
 
-# -- barriers that order nothing (KernelPlan.unfenced) ----------------------------------------------
-# (schedule(static): regions whose loops do not spread across the grid, where the fork sites read
-# the spread state and keep their barriers)
-
-def _spmd_device_code(tmp_path: Path, body: str) -> str:
-    src = tmp_path / "u.c"
-    src.write_text(PRELUDE + body + "\n  return (int)s + flag;\n}\n")
-    return translate(str(src), Options()).device_cu
-
-
-def _thread0_run_fenced(cu: str, statement: str) -> bool:
-    """Whether the guarded run holding `statement` starts with a team barrier."""
-    before = cu[:cu.index(statement)]
-    head = before[:before.rindex("if (threadIdx.x == 0) {")].rstrip()
-    return head.endswith("block_barrier();")
-
-
-ENTRY = "serial code read memory"
-
-
-def test_a_region_right_after_a_barrier_has_no_entry_barrier(tmp_path):
-    # a reduction variable initialized by thread 0 between two barriers, then its region: the
-    # region needs no entry barrier; the store after the region's join needs no leading one
-    cu = _spmd_device_code(tmp_path, """
-#pragma omp target teams distribute thread_limit(64) map(to: m) map(from: b)
-  for (int i = 0; i < N; i++) {
-    double x = m[i][0];
-    double t = 0;
-#pragma omp parallel for reduction(+: t) schedule(static)
-    for (int k = 0; k < N; k++) t += x * m[i][k];
-    b[i] = t;
-  }""")
-    assert ENTRY not in cu
-    assert not _thread0_run_fenced(cu, "b[i] = t;")
-    assert _thread0_run_fenced(cu, "t = 0;")   # every thread read m[i][0] before it
-
-
-def test_reads_since_the_last_barrier_keep_the_barriers(tmp_path):
-    cu = _spmd_device_code(tmp_path, """
-#pragma omp target teams distribute thread_limit(64) map(to: m) map(from: b)
-  for (int i = 0; i < N; i++) {
-    double t = 0;
-    double x = m[i][0];
-#pragma omp parallel for reduction(+: t) schedule(static)
-    for (int k = 0; k < N; k++) t += x * m[i][k];
-    double y = b[i] + t;
-    b[i] = y;
-  }""")
-    assert ENTRY in cu                          # x read after t's barrier
-    assert _thread0_run_fenced(cu, "b[i] = y;")  # b[i] read after the region's join
-
-
-@pytest.mark.parametrize("between", [
-    "if (flag) { double y = a[0]; s += 0 * y; }",   # a read in one branch of an if
-    "n += (int)twice(1.0);",                      # a call: a pure function may read memory
-])
-def test_control_flow_and_calls_count_as_reads(tmp_path, between):
-    cu = _spmd_device_code(tmp_path, f"""
-#pragma omp target teams distribute thread_limit(64) map(to: m) map(from: b)
-  for (int i = 0; i < N; i++) {{
-    double t = 0;
-    {between}
-#pragma omp parallel for reduction(+: t) schedule(static)
-    for (int k = 0; k < N; k++) t += m[i][k];
-    b[i] = t;
-  }}""")
-    assert ENTRY in cu
-
-
-def test_a_loop_head_follows_the_reads_of_its_body(tmp_path):
-    # the region at the top of the loop body comes right after thread 0's store (and its
-    # barrier) the first time, after the read of a[r] every other time
-    cu = _spmd_device_code(tmp_path, """
-#pragma omp target teams distribute thread_limit(64) map(to: m, a) map(from: b)
-  for (int i = 0; i < N; i++) {
-    b[i] = 0;
-    for (int r = 0; r < 2; r++) {
-#pragma omp parallel for schedule(static)
-      for (int k = 0; k < N; k++) m[i][k] += 1;
-      double y = a[r];
-      n += (int)y;
-    }
-  }""")
-    assert ENTRY in cu
-
-
 # -- the instance for more resident teams (kernel.py: the dense instance) ------------------------
 
 @pytest.mark.parametrize("kernel, bounds", [
-    # a distribute loop whose iterations fork the team: an instance for a full SM of threads
-    ("""
-#pragma omp target teams distribute thread_limit(256) map(to: m) map(from: b)
-  for (int i = 0; i < N; i++) {
-    double t = 0;
-#pragma omp parallel for reduction(+: t) schedule(static)
-    for (int k = 0; k < N; k++) t += m[i][k];
-    b[i] = t;
-  }""", "256, 8"),
     # a grid loop of long iterations: 1280 threads (DENSE_THREADS)
     ("""
 #pragma omp target teams distribute parallel for map(to: m) map(from: b)
@@ -559,7 +464,9 @@ def test_a_loop_head_follows_the_reads_of_its_body(tmp_path):
   for (int i = 0; i < N; i++) b[i] = a[i] + 1;""", None),
 ])
 def test_kernels_that_wait_on_loads_get_an_instance_for_more_resident_teams(tmp_path, kernel, bounds):
-    cu = _spmd_device_code(tmp_path, kernel)
+    src = tmp_path / "u.c"
+    src.write_text(PRELUDE + kernel + "\n  return (int)s + flag;\n}\n")
+    cu = translate(str(src), Options()).device_cu
     if bounds is None:
         assert "__dense" not in cu
     else:

@@ -108,7 +108,7 @@ def declare_private(em, sym: Symbol, d: Directive | None = None) -> str:
 def compound_with_guards(em, items, guarded) -> str:
     """A block of SPMD serial code: each run of side-effect statements is executed by thread 0
     for the team, between two team barriers (before: every thread has done the reads that
-    came earlier, where there were any since the last barrier; after: the stores are visible). A team-shared local in a run is declared
+    came earlier; after: the stores are visible). A team-shared local in a run is declared
     before it and initialized in it."""
     text = em.indent() + "{\n"
     em.indent_level += 2
@@ -119,8 +119,6 @@ def compound_with_guards(em, items, guarded) -> str:
             i += 1
             continue
         declared, run, seen_names = [], [], set()
-        # no leading barrier where no thread has read memory since the last one (plan: unfenced)
-        lead = not unfenced(em, id(items[i]))
         while i < len(items) and id(items[i]) in guarded:
             item = items[i]
             if isinstance(item, c_ast.Decl) and id(item) in em.plan.team_shared:
@@ -132,17 +130,9 @@ def compound_with_guards(em, items, guarded) -> str:
                 run.append(em.statement(item))
             seen_names |= {x.name for x in walk_nodes(item) if isinstance(x, c_ast.ID)}
             i += 1
-        text += "".join(declared) + em.render_with_ids("stmt.j2", kind="guarded", body="".join(run), block=em.block,
-                                                       lead=lead)
+        text += "".join(declared) + em.render_with_ids("stmt.j2", kind="guarded", body="".join(run), block=em.block)
     em.indent_level -= 2
     return text + em.indent() + "}\n"
-
-
-def unfenced(em, node_id: int) -> bool:
-    """Whether the barrier before a region or a run of thread 0's statements orders nothing
-    (plan KernelPlan.unfenced). Not in a kernel whose inner loops spread across the grid: its
-    fork sites read the team's spread state, which the region's thread 0 may be writing."""
-    return node_id in em.plan.unfenced and not em.plan.spread
 
 
 def team_var(em, n: c_ast.Decl, part: str = "both") -> str:

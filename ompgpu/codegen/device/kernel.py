@@ -22,7 +22,6 @@ from ompgpu.codegen.device.cdecl import by_value_type, cxx_name, type_string
 # 48 registers a thread. XSBench-style lookups (64 registers on their own: 32 warps) ran 1.10x
 # faster so, 40 bytes spilled (H100, bench/results/exp-h100-2026-11-25-s6-variants.txt, mcl_lb5).
 DENSE_THREADS = 1280
-MAX_SM_THREADS = 2048   # resident threads an SM of sm_70 to sm_90 holds
 
 
 # What the device code of a packed kernel may call (runtime/device: mapping.cuh, workshare.cuh,
@@ -126,14 +125,7 @@ def emit_kernel(em, k: Kernel, kname: str, region_function: bool = False) -> dic
     # DENSE_THREADS resident threads per SM (fewer registers, maybe a little spilled), and the
     # runtime launches it where it holds more teams without spilling much (target.cpp).
     dense_teams = DENSE_THREADS // bound
-    if em.team_loop_regions and MAX_SM_THREADS // (bound * packed) > 1:
-        # A distribute loop whose iterations fork the team (btree, lud, streamcluster): each team
-        # walks its items one after another, meeting at barriers, and waits out every load of its
-        # serial code; more resident teams hide those. The instance asks for a full SM of threads.
-        dense_blocks = MAX_SM_THREADS // (bound * packed)
-        variants.append({"name": f"{kname}__dense", "bounds": f"{bound * packed}, {dense_blocks}",
-                         "note": f"; the instance for {dense_blocks * packed} resident teams per SM"})
-    elif em.long_grid_loop and dense_teams >= 2 and packed == 1:
+    if em.long_grid_loop and dense_teams >= 2 and packed == 1:
         variants.append({"name": f"{kname}__dense", "bounds": f"{bound}, {dense_teams}",
                          "note": f"; the instance for {dense_teams} resident teams per SM"})
     return {"name": kname, "coord": k.coord, "params": [p[:2] for p in params], "param_names": [p[2] for p in params],

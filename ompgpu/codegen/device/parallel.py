@@ -193,7 +193,7 @@ def outline(em, n: OmpConstruct, sharing: Sharing, inner: Directive | None,
                   templated=templated,
                   stateful=spmd_site and not em.lean, combined=combined,
                   always_forks=not spmd_site and em.plan is not None and em.in_region == 0,
-                  entry_barrier=spmd_site and not combined and em.plan.entry_barrier and not data_sharing.unfenced(em, id(n.body)),
+                  entry_barrier=spmd_site and not combined and em.plan.entry_barrier,
                   num_threads=nt.expr.text if nt else "0", if_cond=ifc.expr.text if ifc else None,
                   spread={"reds": reds} if spread else None)
 
@@ -221,4 +221,3 @@ def known_team_size(em, d: Directive) -> str | None:
     if d.clause("num_threads") is not None or d.if_clause("parallel") is not None:
         return None
     return f"({em.block} - 32u)"
-

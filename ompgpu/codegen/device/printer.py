@@ -73,8 +73,6 @@ class Emitter(CGen):
         # this kernel is a grid loop of long iterations (footprint.py): latency-bound, it may run
         # faster with more resident teams than ptxas leaves room for on its own
         self.long_grid_loop = False
-        # this SPMD kernel's distribute loop forks its team in its iterations (worksharing.distribute)
-        self.team_loop_regions = False
         # lastprivate(conditional:) items of the loop whose body is being printed: C name ->
         # (the item's symbol there, the variable that records the iteration of its last store,
         # the variable holding the current iteration)

@@ -517,8 +517,6 @@ def distribute(em, n: OmpConstruct) -> str:
     ds = d.clause("dist_schedule")
     dchunk = ds.chunk.text if ds is not None and ds.chunk is not None else None
     if not rest or rest == ("simd",):
-        if em.spmd and any(isinstance(x, OmpConstruct) and "parallel" in x.directive.leaves for x in walk_nodes(n.body)):
-            em.team_loop_regions = True
         lastp = [item.name for c in d.clauses if c.kind == "lastprivate" for item in c.items]
         return data_sharing.privatize(em, d, loop_code(em, d, n.body, "distribute", dchunk, None, lastp, True, barrier=False))
     if rest[0] != "parallel":
