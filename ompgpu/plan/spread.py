@@ -38,6 +38,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ompgpu.analysis.library import PURE_LIBRARY, first_omp_call
+from ompgpu.analysis.loop_counts import constant_trip_count
 from ompgpu.analysis.symbols import has_side_effect, resolve_typedef
 from ompgpu.outliner.outline import Kernel
 from ompgpu.parser.bind import OmpConstruct, collapse_depth
@@ -88,6 +89,13 @@ def spread_blocker(k: Kernel, plan, candidate: tuple[c_ast.For, list, OmpConstru
     d = region.directive
     if d.name != "parallel for":
         return f"the region is '{d.name}', not 'parallel for'"
+    # A team shares out a loop of at least SPREAD_PUBLISH_CHUNKS (4) chunks of
+    # SPREAD_CHUNK_PER_THREAD (16) iterations a thread (runtime/device/spread.cuh): a shorter
+    # constant loop never is, and the spreading's bookkeeping would be all it got
+    trip = constant_trip_count(region)
+    if trip is not None and trip < 4 * 16 * plan.max_threads:
+        return f"the region's loop runs {trip} iterations, too few for another block to share"
+
     other = sorted({c.kind for c in d.clauses} - _REGION_CLAUSES)
     if other:
         return f"the region has a '{other[0]}' clause"
@@ -218,3 +226,4 @@ def _small_arithmetic(t: c_ast.Node, k: Kernel) -> bool:
         return False
     names = t.type.names
     return set(names) <= _ARITHMETIC and not ("long" in names and "double" in names)
+
