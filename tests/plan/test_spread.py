@@ -186,3 +186,19 @@ def test_long_iterations_are_shared_out_and_the_results_are_exact(tmp_path, sms)
                          env=dict(os.environ, OMPGPU_EMU_SMS=sms, OMPGPU_EMU_THREADS="4"))
     assert run.returncode == 0, run.stderr
     assert run.stdout == program.with_suffix(".expected").read_text()
+
+
+@pytest.mark.parametrize("inner, spread", [
+    ("for (int i = 0; i < 128; i++)", False),        # streamcluster's 128 coordinates: a team of 32, 4 each
+    ("for (int i = 100; i > 0; i--)", False),        # counted down: the same count
+    ("for (int i = 0; i < 1 << 20; i++)", True),     # a constant long enough to share out
+    ("for (int i = 0; i < n; i++)", True),           # not a constant
+])
+def test_a_constant_loop_too_short_to_share_is_not_spread(tmp_path, inner, spread):
+    kernel = BACKPROP_LIKE.replace("for (int i = 0; i < n; i++)", inner).replace("w[(long)i * 16 + j] * in[i]", "w[j] * 2")
+    t = translated(tmp_path, kernel)
+    promoted = any("inner loops promoted across the grid" in r for r in t.remarks)
+    assert promoted == spread, t.remarks
+    if not spread:
+        assert any("iterations, too few for another block to share" in r for r in t.remarks), t.remarks
+        assert "spread_distribute_begin" not in t.device_cu
