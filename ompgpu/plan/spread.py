@@ -52,6 +52,11 @@ _AFTER_CONSTRUCTS = frozenset({"atomic", "flush"})
 _ARITHMETIC = frozenset({"char", "short", "int", "long", "signed", "unsigned", "float", "double", "_Bool"})
 
 
+# A team shares out a loop of at least SPREAD_PUBLISH_CHUNKS (4) chunks of SPREAD_CHUNK_PER_THREAD
+# (16) iterations a thread (runtime/device/spread.cuh).
+SHARED_LOOP_ITERATIONS_PER_THREAD = 4 * 16
+
+
 def spread_candidate(k: Kernel) -> tuple[c_ast.For, list, OmpConstruct, list] | None:
     """(distribute loop, serial code before the region, the region, serial code after) of a
     kernel that is one distribute loop with one parallel region directly in its body; None for
@@ -89,13 +94,10 @@ def spread_blocker(k: Kernel, plan, candidate: tuple[c_ast.For, list, OmpConstru
     d = region.directive
     if d.name != "parallel for":
         return f"the region is '{d.name}', not 'parallel for'"
-    # A team shares out a loop of at least SPREAD_PUBLISH_CHUNKS (4) chunks of
-    # SPREAD_CHUNK_PER_THREAD (16) iterations a thread (runtime/device/spread.cuh): a shorter
-    # constant loop never is, and the spreading's bookkeeping would be all it got
+    # a shorter constant loop is never shared out: the spreading's bookkeeping would be all it got
     trip = constant_trip_count(region)
-    if trip is not None and trip < 4 * 16 * plan.max_threads:
+    if trip is not None and trip < SHARED_LOOP_ITERATIONS_PER_THREAD * plan.max_threads:
         return f"the region's loop runs {trip} iterations, too few for another block to share"
-
     other = sorted({c.kind for c in d.clauses} - _REGION_CLAUSES)
     if other:
         return f"the region has a '{other[0]}' clause"
@@ -226,4 +228,3 @@ def _small_arithmetic(t: c_ast.Node, k: Kernel) -> bool:
         return False
     names = t.type.names
     return set(names) <= _ARITHMETIC and not ("long" in names and "double" in names)
-

@@ -27,16 +27,15 @@ kernels whose inner loops may be spread so (mode.py drops the shape otherwise).
 """
 from __future__ import annotations
 
-from pycparser import c_ast, c_generator
+from pycparser import c_ast
 
 from ompgpu.analysis.library import first_omp_call
 from ompgpu.analysis.footprint import short_iteration
+from ompgpu.analysis.loop_counts import constant_trip_count
 from ompgpu.outliner.outline import Kernel
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_nest
 from ompgpu.parser.bound import canonical_for
 from ompgpu.parser.cfront import walk_nodes
-from ompgpu.parser.clause_rules import int_constant
-from ompgpu.analysis.loop_counts import constant_trip_count
 from ompgpu.plan.spread import reads_memory, spread_candidate
 
 # Iterations each thread of a one-warp team may run before a bigger team is worth its barriers.
