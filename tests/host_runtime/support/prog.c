@@ -403,6 +403,12 @@ static int launch_loop(const ompgpu_launch_config *cfg, void **args) {
   const int dev = ompgpu_omp_get_default_device(), host = ompgpu_omp_get_initial_device();
   g_loop_launches++;
   CHECK(*barrier == 0);
+  /* The barrier word has its cache line to itself (the frame starts at the items; cudaMalloc
+     aligns it to 256 bytes): every other field, and every scalar's cells, lie outside its line. */
+  const char *frame = (const char *)items, *line = (const char *)barrier;
+  CHECK((line - frame) % 128 == 0);
+  CHECK((const char *)(homes + 4) <= line && (const char *)present >= line + 128 && (const char *)scalars >= line + 128);
+  for (int i = 1; i < 4; i++) CHECK((const char *)items[i] >= line + 128);
   CHECK(present[0] == 0x3ull);   /* the array and the present scalar */
   CHECK(homes[0] == NULL && homes[1] != NULL && homes[2] == NULL && homes[3] == NULL);
   CHECK(items[1] != homes[1] && items[2] != NULL && items[3] != NULL && items[2] != items[3]);
