@@ -6,7 +6,8 @@
     python3 OUT/startup.py run OUT [--csv FILE] [--runs 5] [--max-mb 4096]
         (GPU machine, standard library only; source .peers/bin/peer-env.sh first) runs them:
         the first target region after 0 and 500 ms of host work (each binary `runs` times, a
-        fresh process each), ompgpu also with OMPGPU_STARTUP=lazy (start-up at the first
+        fresh process each), ompgpu also with OMPGPU_STARTUP=background (main runs while the
+        devices start) and OMPGPU_STARTUP=lazy (start-up at the first
         construct, as before issue 33); then the bandwidth of each direction by size, ompgpu
         with and without its pinned staging, clang, and CUDA from pageable and pinned memory.
         One CSV row per measurement; a summary of medians and ratios on stdout.
@@ -29,6 +30,7 @@ HOST_WORK_MS = (0, 500)
 # (name, binary, arguments, extra environment): what `run` measures
 FIRST_REGION = [
     ("ompgpu", "first_region.ompgpu", {}),
+    ("ompgpu-background", "first_region.ompgpu", {"OMPGPU_STARTUP": "background"}),
     ("ompgpu-lazy", "first_region.ompgpu", {"OMPGPU_STARTUP": "lazy"}),
     ("clang", "first_region.clang", {}),
     ("cuda", "first_region.cuda", {}),

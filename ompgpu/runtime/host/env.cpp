@@ -99,7 +99,9 @@ Env *parse_env() {
   read_bytes("OMPGPU_DEVICE_CACHE_BYTES", &e->device_cache_bytes);
   if (const char *s = std::getenv("OMPGPU_STARTUP")) {
     if (strcasecmp(s, "lazy") == 0) e->lazy_startup = true;
-    else if (strcasecmp(s, "eager") != 0) warning("ignoring OMPGPU_STARTUP='%s' (expected eager or lazy)", s);
+    else if (strcasecmp(s, "background") == 0) e->background_startup = true;
+    else if (strcasecmp(s, "eager") != 0)
+      warning("ignoring OMPGPU_STARTUP='%s' (expected eager, background or lazy)", s);
   }
   read_bytes("OMPGPU_STAGING_MIN_BYTES", &e->staging_min_bytes);
   read_bytes("OMPGPU_DEVICE_HEAP_BYTES", &e->device_heap_bytes);

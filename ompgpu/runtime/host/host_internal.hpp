@@ -54,6 +54,9 @@ struct Env {
   // OMPGPU_STARTUP=lazy: CUDA is initialised at the first target construct, not at program
   // start (startup.cpp).
   bool lazy_startup = false;
+  // OMPGPU_STARTUP=background: the program's main runs while its devices start, instead of
+  // after (startup.cpp).
+  bool background_startup = false;
   // OMPGPU_STAGING_MIN_BYTES: copies of at least this many bytes between pageable host memory
   // and a device go through pinned staging buffers (transfer.cpp); 0: never.
   std::size_t staging_min_bytes = std::size_t(1) << 20;

@@ -1,16 +1,31 @@
-// ompgpu host runtime: device start-up off the critical path.
+// ompgpu host runtime: device start-up before the program's own code.
 //
 // Creating a CUDA context and loading a program's device code takes a few hundred
-// milliseconds, most of it in the driver. Done at the first target construct, it lands
+// milliseconds, most of it in the driver (on an H200: about 100 ms to initialise the CUDA
+// runtime, 100-125 to create the context, 25-45 for the pinned staging buffers,
+// bench/results/s13-h200-2026-11-29-run4). Done at the first target construct, it lands
 // inside whatever the program times (a proxy app that times its own run, first region
 // included, reported ompgpu at 0.41x clang's rate although its kernel was faster). So a
-// program with device code starts its devices at program start, on a background thread:
-// the runtime's device list, the default device's context, each registered kernel's module
-// and its residency, an allocation that warms the device allocator, the pinned staging buffers
-// and copy helpers of transfer.cpp. The program's own
-// start-up (reading inputs, building its data) runs meanwhile; the first construct waits
-// only for what is not ready yet: rt() and activate_device are call_once, and the CUDA
-// runtime serialises a thread's use of a context that another thread is still creating.
+// program with device code starts its devices at program start, from a constructor of the
+// runtime library, on a thread of their own: the runtime's device list, the default
+// device's context, each registered kernel's module and its residency, an allocation that
+// warms the device allocator, the pinned staging buffers and copy helpers of transfer.cpp.
+//
+// When main runs (OMPGPU_STARTUP):
+// - eager (the default): after the start-up, as with clang, whose runtime starts its devices
+//   before main. A program that times its regions from its own clock never counts the
+//   start-up: RSBench, which builds its data in 10-30 ms and then starts its timer, counted
+//   about 250 ms of start-up in its run of 62 ms of kernel while the start-up ran beside main
+//   (run 3: 30.1 M lookups/s against CUDA's 164.4 M, whose timer starts after its own
+//   start-up and copies).
+// - background: at once; the program's own start-up (reading inputs, building its data) runs
+//   meanwhile, and the first construct waits only for what is not ready yet: rt() and
+//   activate_device are call_once, and the CUDA runtime serialises a thread's use of a
+//   context that another thread is still creating. The process as a whole ends sooner (by
+//   as much of the start-up as the program's own set-up covers), its first timed region
+//   later. A shared object (the Python API's modules, `ompgpu cc -shared`) always starts its
+//   devices so: a program that loads it has no main of the library's to wait for.
+// - lazy: CUDA is untouched until the first construct.
 //
 // What it does not do:
 // - touch CUDA in a program without device code (no kernel registered with device code,
@@ -33,9 +48,11 @@
 // so it also runs before the handlers the CUDA runtime registered at its initialisation.
 #include "host_internal.hpp"
 
+#include <link.h>
 #include <pthread.h>
 
 #include <chrono>
+#include <cstdint>
 #include <condition_variable>
 #include <cstdlib>
 #include <new>
@@ -61,6 +78,7 @@ struct Startup {
   std::condition_variable done;
   Phase phase = Phase::NotStarted;
   bool cuda_touched = false;   // this process (or the parent it was forked from) initialised CUDA
+  bool before_main = false;    // main waits for it (OMPGPU_STARTUP=eager in the program itself)
 };
 Startup &startup() {
   static Startup *s = new Startup();
@@ -97,21 +115,30 @@ void finish() {
   s.done.notify_all();
 }
 
+// Milliseconds since t, for the start-up's report of its steps (OMPGPU_INFO).
+double ms_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
 void run_startup() {
   const auto t0 = std::chrono::steady_clock::now();
   Runtime &r = rt();   // the device count and properties: the CUDA runtime initialises here
+  const double runtime_ms = ms_since(t0);
   std::atexit(wait_for_startup);   // now ahead of the CUDA runtime's own exit handlers
   if (!r.available) return finish();
   long long d = default_device_icv();   // under MPI: the rank's device
   if (d < 0 || d >= r.num_devices) return finish();
   const int dev_num = static_cast<int>(d);
   activate_device(dev_num);   // the context, and the globals in its present table
+  const double context_ms = ms_since(t0);
   Device &dev = *r.devices[static_cast<std::size_t>(dev_num)];
   // The first allocation of a context sets up its allocator: take that out of the first map.
   void *warm = nullptr;
   if (cudaMalloc(&warm, 1 << 20) == cudaSuccess) (void)cudaFree(warm);
   (void)cudaGetLastError();
+  const double allocator_ms = ms_since(t0);
   prepare_transfers(dev_num);   // pinned staging buffers (a pinned allocation takes milliseconds), copy helpers
+  const double transfers_ms = ms_since(t0);
   std::vector<const ompgpu_kernel_desc *> ks;
   {
     std::lock_guard<std::mutex> g(kernels_mu());
@@ -125,10 +152,33 @@ void run_startup() {
     ++loaded;
   }
   (void)cudaGetLastError();
-  info(Loc(), "start-up in the background: device %d (%s) ready, %d kernel%s loaded, after %.1f ms", dev_num,
-       dev.name.c_str(), loaded, loaded == 1 ? "" : "s",
-       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  info(Loc(),
+       "start-up %s: device %d (%s) ready, %d kernel%s loaded, after %.1f ms (CUDA runtime %.1f, "
+       "context %.1f, device memory %.1f, staging %.1f, kernels %.1f)",
+       startup().before_main ? "before main" : "in the background", dev_num, dev.name.c_str(), loaded, loaded == 1 ? "" : "s", ms_since(t0), runtime_ms, context_ms - runtime_ms,
+       allocator_ms - context_ms, transfers_ms - allocator_ms, ms_since(t0) - transfers_ms);
   finish();
+}
+
+// Whether this runtime is part of the program's executable, not of a shared object: the first
+// object dl_iterate_phdr visits is the program, and this function lies in one of its segments.
+bool in_the_program_itself() {
+  struct Probe {
+    std::uintptr_t address;
+    bool inside;
+  } probe{reinterpret_cast<std::uintptr_t>(&in_the_program_itself), false};
+  dl_iterate_phdr(
+      [](dl_phdr_info *object, std::size_t, void *data) -> int {
+        Probe *p = static_cast<Probe *>(data);
+        for (int i = 0; i < object->dlpi_phnum; ++i) {
+          const ElfW(Phdr) &segment = object->dlpi_phdr[i];
+          const std::uintptr_t begin = object->dlpi_addr + segment.p_vaddr;
+          if (segment.p_type == PT_LOAD && p->address >= begin && p->address < begin + segment.p_memsz) p->inside = true;
+        }
+        return 1;   // the program only
+      },
+      &probe);
+  return probe.inside;
 }
 
 // pthread_atfork handlers. prepare: no fork while the start-up is inside CUDA.
@@ -158,12 +208,14 @@ __attribute__((constructor)) void start_devices_early() {
     if (s.phase != Phase::NotStarted) return;
     s.phase = Phase::Running;
   }
+  s.before_main = !env().background_startup && in_the_program_itself();
   std::atexit(wait_for_startup);
   try {
     std::thread(run_startup).detach();
   } catch (const std::exception &) {   // no thread: everything happens at the first use, as before
     finish();
   }
+  if (s.before_main) wait_for_startup();
 }
 
 }  // namespace
