@@ -1,4 +1,4 @@
-/* covers: large maps to, from and tofrom, target update both ways, enter/exit data, omp_target_memcpy both ways, sections that start off a page and end mid-chunk, copies into fresh (never touched) memory, copies both ways at once from two host threads (the runtime's pinned staging path: runtime/host/transfer.cpp) */
+/* covers: large maps to, from and tofrom, target update both ways, enter/exit data, omp_target_memcpy both ways, sections that start off a page and end mid-chunk, copies into fresh (never touched) memory, copies both ways at once from two host threads (the runtime's pinned staging path: runtime/host/transfer.cpp); small updates to the device that return before their DMA, through the pinned buffers in turn, more than they hold, from two threads, with a large one among them, and small updates from the device */
 #include <omp.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -27,8 +27,69 @@ static void *update_from(void *arg) {
   return NULL;
 }
 
-int main(void) {
+/* small updates of a quarter of x each, on a thread of its own (another stream) */
+struct pieces {
+  double *x;
+  long from, to, piece;
+};
+
+static void *update_pieces(void *arg) {
+  struct pieces *w = (struct pieces *)arg;
+  double *x = w->x;
+  for (long p = w->from; p < w->to; p += w->piece) {
+    for (long i = p; i < p + w->piece; i++) x[i] = (double)(i % 1009);
+    const long len = w->piece;
+#pragma omp target update to(x[p:len])
+    for (long i = p; i < p + w->piece; i++) x[i] = -2;   /* the update took its values before it returned */
+  }
+  return NULL;
+}
+
+/* Small updates to the device (64 KB each, 8 MB in all: more than a pinned buffer holds with
+   OMPGPU_STAGING_CHUNK_BYTES=262144), the host's copy overwritten after each: a quarter from this
+   thread, a quarter from this one and another at once, a large update of the third quarter (which
+   refills the buffers from their start), the last quarter from this thread again; then small
+   updates from the device. Before any device address reaches the program (omp_target_alloc),
+   which stops small updates from returning early. */
+static int small_updates(void) {
+  const long n = 1L << 20, piece = 8192, q = n / 4;
+  double *x = (double *)malloc(sizeof(double) * n);
   int fails = 0;
+  for (long i = 0; i < n; i++) x[i] = -1;
+#pragma omp target enter data map(to: x[0:n])
+  struct pieces first = {x, 0, q, piece}, mine = {x, q, 3 * q / 2, piece}, other = {x, 3 * q / 2, 2 * q, piece};
+  update_pieces(&first);
+  pthread_t t;
+  int threaded = pthread_create(&t, NULL, update_pieces, &other) == 0;
+  update_pieces(&mine);
+  if (threaded) pthread_join(t, NULL);
+  else update_pieces(&other);
+  for (long i = 2 * q; i < 3 * q; i++) x[i] = (double)(i % 1009);
+#pragma omp target update to(x[2 * q:q])
+  for (long i = 2 * q; i < 3 * q; i++) x[i] = -2;
+  struct pieces last = {x, 3 * q, n, piece};
+  update_pieces(&last);
+  long wrong = 0;
+#pragma omp target teams distribute parallel for reduction(+: wrong) map(alloc: x[0:n]) map(tofrom: wrong)
+  for (long i = 0; i < n; i++) {
+    if (x[i] != (double)(i % 1009)) wrong++;
+    x[i] = 2 * x[i] + 1;
+  }
+  if (wrong) fails++, printf("small updates to the device: %ld wrong\n", wrong);
+  wrong = 0;
+  for (long p = 0; p < n; p += piece) {
+#pragma omp target update from(x[p:piece])
+    for (long i = p; i < p + piece; i++)
+      if (x[i] != 2 * (double)(i % 1009) + 1) wrong++;
+  }
+  if (wrong) fails++, printf("small updates from the device: %ld wrong\n", wrong);
+#pragma omp target exit data map(delete: x[0:n])
+  free(x);
+  return fails;
+}
+
+int main(void) {
+  int fails = small_updates();
   for (unsigned t = 0; t < sizeof kSizes / sizeof kSizes[0]; t++) {
     const long n = kSizes[t];
     /* one element more, and the section from element 1: the copies start off the allocation's alignment */

@@ -293,6 +293,13 @@ struct Staging {
   std::size_t chunk_bytes = 0;   // each buffer's size, the largest chunk (OMPGPU_STAGING_CHUNK_BYTES)
   char *buffer[kMaxBuffers] = {};
   cudaEvent_t drained[kMaxBuffers] = {};   // the DMA of the buffer's last chunk is complete
+  // Small copies to the device through the buffers (small_to_device), whose DMAs are not waited
+  // for: the buffer they fill now and how much of it; the stream of each buffer's last DMA; and
+  // whether any such DMA may still be queued (a staged copy then waits for them first).
+  int small_buffer = 0;
+  std::size_t small_used = 0;
+  cudaStream_t last_stream[kMaxBuffers] = {};
+  bool small_queued = false;
 };
 
 std::mutex g_staging_list_mu;
@@ -331,6 +338,10 @@ bool ready(Staging &st) {
   st.usable = true;
   return true;
 }
+
+// The buffers are there already: small copies use them only then (allocating them takes
+// milliseconds, which a staged copy pays once but a copy of a few KB should not).
+bool allocated(const Staging &st) { return st.tried && st.usable; }
 
 // What CUDA knows of memory at p: pinned, device, managed, or unregistered (pageable).
 cudaMemoryType memory_type(const void *p) {
@@ -440,7 +451,65 @@ double seconds_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// Before a staged copy to the device refills the buffers from their start: the DMAs that small
+// copies left queued from them are complete.
+cudaError_t drain_small_copies(Staging &st) {
+  if (!st.small_queued) return cudaSuccess;
+  for (int b = 0; b < st.buffers; ++b) {
+    const cudaError_t err = cudaEventSynchronize(st.drained[b]);
+    if (err != cudaSuccess) return err;
+    st.last_stream[b] = nullptr;
+  }
+  st.small_buffer = 0;
+  st.small_used = 0;
+  st.small_queued = false;
+  return cudaSuccess;
+}
+
+// A small copy to a device through the buffers, its DMA queued on s and not waited for: when it
+// returns, the data is out of the program's memory, as the driver's pageable path leaves it. From
+// kSmallToDeviceThroughBuffers bytes on: `target update to` of 64 KB moved 5.3-6.1 GB/s so against
+// 2.4-2.7 through the driver, of 256 KB 7.4-8.5 against 5.4-7.8; at 4-16 KB the driver's path was
+// as fast or faster (0.69-0.92 against 0.65-0.70 GB/s at 4 KB; bench/results/s13-h200-2026-11-29-run7). The buffers are filled in turn, each once the DMAs from
+// its last filling are complete; a buffer's event follows its last DMA, and a stream that queues
+// one behind another stream's first waits for that one, so that the event covers both.
+constexpr std::size_t kSmallToDeviceThroughBuffers = std::size_t(64) << 10;
+
+cudaError_t small_to_device(Staging &st, cudaStream_t s, void *dst, const void *src, std::size_t size) {
+  constexpr std::size_t kAlign = 64;
+  if (st.small_used + size > st.chunk_bytes) {
+    st.small_buffer = (st.small_buffer + 1) % st.buffers;
+    st.small_used = 0;
+    const cudaError_t err = cudaEventSynchronize(st.drained[st.small_buffer]);
+    if (err != cudaSuccess) return err;
+    st.last_stream[st.small_buffer] = nullptr;
+  }
+  const int b = st.small_buffer;
+  char *slot = st.buffer[b] + st.small_used;
+  std::memcpy(slot, src, size);
+  st.small_used += (size + kAlign - 1) / kAlign * kAlign;
+  st.small_queued = true;
+  cudaError_t err = cudaSuccess;
+  if (st.last_stream[b] && st.last_stream[b] != s) err = cudaStreamWaitEvent(s, st.drained[b], 0);
+  if (err == cudaSuccess) err = cudaMemcpyAsync(dst, slot, size, cudaMemcpyHostToDevice, s);
+  if (err == cudaSuccess) err = cudaEventRecord(st.drained[b], s);
+  st.last_stream[b] = s;
+  return err;
+}
+
+// A small copy from a device into pageable memory through the first buffer: the DMA into pinned
+// memory and a memcpy. `target update from` moved 0.42-0.44 GB/s so at 4 KB against 0.34-0.40
+// through the driver's pageable path, 2.6-2.7 at 64 KB against 2.0-2.3, 5.0-5.5 at 256 KB against
+// 3.5-4.0 (run 7).
+cudaError_t small_from_device(Staging &st, cudaStream_t s, void *dst, const void *src, std::size_t size) {
+  cudaError_t err = cudaMemcpyAsync(st.buffer[0], src, size, cudaMemcpyDeviceToHost, s);
+  if (err == cudaSuccess) err = cudaStreamSynchronize(s);
+  if (err == cudaSuccess) std::memcpy(dst, st.buffer[0], size);
+  return err;
+}
+
 cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char *src, std::size_t size) {
+  if (const cudaError_t err = drain_small_copies(st)) return err;
   const Cut cut = cut_for(st, size);
   const std::size_t B = static_cast<std::size_t>(st.buffers);
   Job job;
@@ -632,7 +701,13 @@ bool deferred_copy(int device, cudaStream_t s, void *dst, const void *src, std::
     d.pending.push_back({s, ev, 0});
     it = d.pending.end() - 1;
   }
-  *err = cudaMemcpyAsync(dst, src, size, cudaMemcpyHostToDevice, s);
+  *err = cudaErrorNotReady;   // not copied yet
+  if (e.staging_min_bytes > 0 && size >= kSmallToDeviceThroughBuffers) {   // through a pinned buffer where one is free
+    Staging &st = staging_of(device, true);
+    std::unique_lock<std::mutex> g(st.mu, std::try_to_lock);
+    if (g.owns_lock() && allocated(st) && size <= st.chunk_bytes) *err = small_to_device(st, s, dst, src, size);
+  }
+  if (*err == cudaErrorNotReady) *err = cudaMemcpyAsync(dst, src, size, cudaMemcpyHostToDevice, s);
   if (*err == cudaSuccess) *err = cudaEventRecord(it->event, s);
   if (*err != cudaSuccess) return true;
   it->epoch = d.epoch.fetch_add(1, std::memory_order_acq_rel) + 1;
@@ -663,10 +738,15 @@ cudaError_t copy_now(int device, cudaStream_t s, void *dst, const void *src, std
   const bool to_device = kind == cudaMemcpyHostToDevice;
   cudaError_t deferred_err;
   if (to_device && deferred_copy(device, s, dst, src, size, &deferred_err)) return deferred_err;
-  if (min > 0 && size >= min && (to_device || kind == cudaMemcpyDeviceToHost) && pageable(to_device ? src : dst)) {
+  // Through the pinned buffers: copies of at least `min` bytes either way, and smaller ones from
+  // the device (small ones to it are deferred, through the buffers too where they can be).
+  const bool staged = min > 0 && (size >= min || kind == cudaMemcpyDeviceToHost);
+  if (staged && (to_device || kind == cudaMemcpyDeviceToHost) && pageable(to_device ? src : dst)) {
     Staging &st = staging_of(device, to_device);
     std::unique_lock<std::mutex> g(st.mu, std::try_to_lock);
-    if (g.owns_lock() && ready(st)) {
+    if (g.owns_lock() && size < min && allocated(st) && size <= st.chunk_bytes)
+      return small_from_device(st, s, dst, src, size);
+    if (g.owns_lock() && size >= min && ready(st)) {
       return to_device ? staged_to_device(st, s, static_cast<char *>(dst), static_cast<const char *>(src), size)
                        : staged_from_device(st, s, static_cast<char *>(dst), static_cast<const char *>(src), size);
     }
