@@ -468,7 +468,7 @@ cudaError_t drain_small_copies(Staging &st) {
 
 // A small copy to a device through the buffers, its DMA queued on s and not waited for: when it
 // returns, the data is out of the program's memory, as the driver's pageable path leaves it. From
-// kSmallToDeviceThroughBuffers bytes on: `target update to` of 64 KB moved 5.3-6.1 GB/s so against
+// kSmallToDeviceThroughBuffers bytes on: `target update to` of 64 KB moved 5.3-6.1 GB/s this way against
 // 2.4-2.7 through the driver, of 256 KB 7.4-8.5 against 5.4-7.8; at 4-16 KB the driver's path was
 // as fast or faster (0.69-0.92 against 0.65-0.70 GB/s at 4 KB; bench/results/s13-h200-2026-11-29-run7). The buffers are filled in turn, each once the DMAs from
 // its last filling are complete; a buffer's event follows its last DMA, and a stream that queues
@@ -498,7 +498,7 @@ cudaError_t small_to_device(Staging &st, cudaStream_t s, void *dst, const void *
 }
 
 // A small copy from a device into pageable memory through the first buffer: the DMA into pinned
-// memory and a memcpy. `target update from` moved 0.42-0.44 GB/s so at 4 KB against 0.34-0.40
+// memory and a memcpy. `target update from` moved 0.42-0.44 GB/s this way at 4 KB against 0.34-0.40
 // through the driver's pageable path, 2.6-2.7 at 64 KB against 2.0-2.3, 5.0-5.5 at 256 KB against
 // 3.5-4.0 (run 7).
 cudaError_t small_from_device(Staging &st, cudaStream_t s, void *dst, const void *src, std::size_t size) {
