@@ -125,6 +125,33 @@ def test_devices_start_before_main_in_the_background_or_lazily(tmp_path):
     assert "ignoring OMPGPU_STARTUP='early' (expected eager, background or lazy)" in bad.stderr
 
 
+LIBRARY = r"""
+double twice_on_device(int n) {
+  double s = 0;
+#pragma omp target teams distribute parallel for reduction(+: s) map(tofrom: s)
+  for (int i = 0; i < n; i++) s += 2.0 * i;
+  return s;
+}
+"""
+
+
+def test_a_shared_object_starts_its_devices_in_the_background(tmp_path):
+    # dlopen runs the library's constructors with the loader's lock held, and there is no main of
+    # the library's to wait for: a shared object (the Python API's modules) never waits
+    (tmp_path / "lib.c").write_text(LIBRARY)
+    r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "--offload=emu", "-fPIC", "-shared", "lib.c", "-o",
+                        "libtwice.so"], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert r.returncode == 0, r.stderr
+    load = ("import ctypes, sys; lib = ctypes.CDLL(sys.argv[1]); lib.twice_on_device.restype = ctypes.c_double; "
+            "print(lib.twice_on_device(1000))")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OMPGPU_", "OMP_"))}
+    r = subprocess.run([sys.executable, "-c", load, str(tmp_path / "libtwice.so")], capture_output=True, text=True,
+                       env={**env, "OMPGPU_INFO": "1", "OMP_TARGET_OFFLOAD": "MANDATORY"}, timeout=300)
+    assert r.returncode == 0 and r.stdout == "999000.0\n", r.stderr
+    assert re.search(r"start-up in the background: device 0 \(", r.stderr), r.stderr
+    assert "before main" not in r.stderr
+
+
 def test_start_up_takes_the_ranks_own_device(tmp_path):
     # three emulated GPUs: an MPI rank starts its node-local rank's device (modulo the count), or
     # OMP_DEFAULT_DEVICE's, and its regions run there
