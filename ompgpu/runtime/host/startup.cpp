@@ -2,7 +2,7 @@
 //
 // Creating a CUDA context and loading a program's device code takes a few hundred
 // milliseconds, most of it in the driver (on an H200: about 100 ms to initialise the CUDA
-// runtime, 100-125 to create the context, 25-45 for the pinned staging buffers,
+// runtime, 100-125 to create the context, 22-46 for the pinned staging buffers,
 // bench/results/s13-h200-2026-11-29-run4). Done at the first target construct, it lands
 // inside whatever the program times (a proxy app that times its own run, first region
 // included, reported ompgpu at 0.41x clang's rate although its kernel was faster). So a
@@ -155,8 +155,9 @@ void run_startup() {
   info(Loc(),
        "start-up %s: device %d (%s) ready, %d kernel%s loaded, after %.1f ms (CUDA runtime %.1f, "
        "context %.1f, device memory %.1f, staging %.1f, kernels %.1f)",
-       startup().before_main ? "before main" : "in the background", dev_num, dev.name.c_str(), loaded, loaded == 1 ? "" : "s", ms_since(t0), runtime_ms, context_ms - runtime_ms,
-       allocator_ms - context_ms, transfers_ms - allocator_ms, ms_since(t0) - transfers_ms);
+       startup().before_main ? "before main" : "in the background", dev_num, dev.name.c_str(), loaded,
+       loaded == 1 ? "" : "s", ms_since(t0), runtime_ms, context_ms - runtime_ms, allocator_ms - context_ms,
+       transfers_ms - allocator_ms, ms_since(t0) - transfers_ms);
   finish();
 }
 
@@ -173,7 +174,8 @@ bool in_the_program_itself() {
         for (int i = 0; i < object->dlpi_phnum; ++i) {
           const ElfW(Phdr) &segment = object->dlpi_phdr[i];
           const std::uintptr_t begin = object->dlpi_addr + segment.p_vaddr;
-          if (segment.p_type == PT_LOAD && p->address >= begin && p->address < begin + segment.p_memsz) p->inside = true;
+          if (segment.p_type == PT_LOAD && p->address >= begin && p->address < begin + segment.p_memsz)
+            p->inside = true;
         }
         return 1;   // the program only
       },

@@ -468,11 +468,12 @@ cudaError_t drain_small_copies(Staging &st) {
 
 // A small copy to a device through the buffers, its DMA queued on s and not waited for: when it
 // returns, the data is out of the program's memory, as the driver's pageable path leaves it. From
-// kSmallToDeviceThroughBuffers bytes on: `target update to` of 64 KB moved 5.3-6.1 GB/s this way against
-// 2.4-2.7 through the driver, of 256 KB 7.4-8.5 against 5.4-7.8; at 4-16 KB the driver's path was
-// as fast or faster (0.69-0.92 against 0.65-0.70 GB/s at 4 KB; bench/results/s13-h200-2026-11-29-run7). The buffers are filled in turn, each once the DMAs from
-// its last filling are complete; a buffer's event follows its last DMA, and a stream that queues
-// one behind another stream's first waits for that one, so that the event covers both.
+// kSmallToDeviceThroughBuffers bytes on: `target update to` of 64 KB moved 5.3-6.1 GB/s this way
+// against 2.4-2.7 through the driver, of 256 KB 7.4-8.5 against 5.4-7.8; at 4-16 KB the driver's
+// path was as fast or faster (0.69-0.92 against 0.65-0.70 GB/s at 4 KB;
+// bench/results/s13-h200-2026-11-29-run7). The buffers are filled in turn, each once the DMAs
+// from its last filling are complete; a buffer's event follows its last DMA, and a stream that
+// queues one behind another stream's first waits for that one, so that the event covers both.
 constexpr std::size_t kSmallToDeviceThroughBuffers = std::size_t(64) << 10;
 
 cudaError_t small_to_device(Staging &st, cudaStream_t s, void *dst, const void *src, std::size_t size) {
@@ -702,7 +703,7 @@ bool deferred_copy(int device, cudaStream_t s, void *dst, const void *src, std::
     it = d.pending.end() - 1;
   }
   *err = cudaErrorNotReady;   // not copied yet
-  if (e.staging_min_bytes > 0 && size >= kSmallToDeviceThroughBuffers) {   // through a pinned buffer where one is free
+  if (e.staging_min_bytes > 0 && size >= kSmallToDeviceThroughBuffers) {   // through a free pinned buffer
     Staging &st = staging_of(device, true);
     std::unique_lock<std::mutex> g(st.mu, std::try_to_lock);
     if (g.owns_lock() && allocated(st) && size <= st.chunk_bytes) *err = small_to_device(st, s, dst, src, size);
