@@ -26,7 +26,8 @@ constexpr long long kEmulatedLoopTeams = 3;
 #endif
 
 std::size_t align16(std::size_t v) { return (v + 15) / 16 * 16; }
-std::size_t align_line(std::size_t v) { return (v + 127) / 128 * 128; }
+constexpr std::size_t kLineBytes = 128;   // a cache line of the device's L2
+std::size_t align_line(std::size_t v) { return (v + kLineBytes - 1) / kLineBytes * kLineBytes; }
 
 int run_as_written(const Loc &loc, const ompgpu_kernel_desc *k, const std::string &why) {
   info(loc, "persistent loop %s: runs as written (%s)", k->name ? k->name : "<unnamed>", why.c_str());
@@ -39,9 +40,8 @@ int run_as_written(const Loc &loc, const ompgpu_kernel_desc *k, const std::strin
 // cell an iteration (plan/persistent_loops.py).
 // The barrier word has a 128-byte line of its own: blocks that arrived early read it over and over,
 // and with a scalar's cell in the same line, updated atomically by the region's threads (bfs's
-// `changed = 1`), bfs's loop took 1.10-1.14 ms fused against 0.88-0.92
-// run level by level, and 0.73-0.76 against 0.82-0.87 with the line its own
-// (bench/results/s13-h200-2026-11-29-run{1,2}).
+// `changed = 1`), bfs's loop took 1.10-1.14 ms fused against 0.88-0.92 run level by level, and
+// 0.73-0.76 against 0.82-0.87 with the line its own (bench/results/s13-h200-2026-11-29-run{1,2}).
 constexpr std::size_t kCellBytes = 16;
 struct Frame {
   std::size_t homes = 0, barrier = 0, present = 0, state = 0, bytes = 0;
@@ -102,7 +102,7 @@ extern "C" int ompgpu_persistent_loop(const ompgpu_kernel_desc *k, long long dev
   Frame f;
   f.homes = 8 * items;
   f.barrier = align_line(f.homes + 8 * items);
-  f.present = f.barrier + 128;
+  f.present = f.barrier + kLineBytes;
   f.state = align16(f.present + 8 * words);
   std::size_t end = align16(f.state + static_cast<std::size_t>(std::max(state_bytes, 0LL)));
   std::vector<std::size_t> copy_at(items, 0);   // frame offset of a scalar item's cells (0: none)

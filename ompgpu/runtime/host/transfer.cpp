@@ -702,13 +702,14 @@ bool deferred_copy(int device, cudaStream_t s, void *dst, const void *src, std::
     d.pending.push_back({s, ev, 0});
     it = d.pending.end() - 1;
   }
-  *err = cudaErrorNotReady;   // not copied yet
+  bool through_buffer = false;
   if (e.staging_min_bytes > 0 && size >= kSmallToDeviceThroughBuffers) {   // through a free pinned buffer
     Staging &st = staging_of(device, true);
     std::unique_lock<std::mutex> g(st.mu, std::try_to_lock);
-    if (g.owns_lock() && allocated(st) && size <= st.chunk_bytes) *err = small_to_device(st, s, dst, src, size);
+    through_buffer = g.owns_lock() && allocated(st) && size <= st.chunk_bytes;
+    if (through_buffer) *err = small_to_device(st, s, dst, src, size);
   }
-  if (*err == cudaErrorNotReady) *err = cudaMemcpyAsync(dst, src, size, cudaMemcpyHostToDevice, s);
+  if (!through_buffer) *err = cudaMemcpyAsync(dst, src, size, cudaMemcpyHostToDevice, s);
   if (*err == cudaSuccess) *err = cudaEventRecord(it->event, s);
   if (*err != cudaSuccess) return true;
   it->epoch = d.epoch.fetch_add(1, std::memory_order_acq_rel) + 1;
