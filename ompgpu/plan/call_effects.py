@@ -9,7 +9,7 @@ from pycparser import c_ast
 
 from ompgpu.analysis.library import DEVICE_LIBRARY, OMP_DEVICE_API, PURE_LIBRARY, SERIAL_API, STATE_API
 from ompgpu.outliner.outline import Program
-from ompgpu.parser.bind import OmpConstruct
+from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_var_names
 from ompgpu.parser.cfront import walk_nodes
 
 
@@ -109,3 +109,55 @@ def region_reads_thread_state(program: Program, region: OmpConstruct) -> bool:
     if list(d.leaves) != ["parallel"] or any(c.kind not in _STATELESS_PARALLEL_CLAUSES for c in d.clauses):
         return True
     return region.body is not None and not stateless_code(program, region.body)
+
+
+# Clauses after which a region's code stores nothing outside its own copies (lastprivate, linear,
+# copyin and reductions into a shared original do store)
+_STORELESS_REGION_CLAUSES = frozenset({"num_threads", "proc_bind", "default", "shared", "private", "firstprivate",
+                                       "collapse", "schedule", "nowait"})
+
+
+def region_stores_nothing(program: Program, region: OmpConstruct, outer_names, own_reductions: set[str]) -> bool:
+    """Whether a team-level parallel region stores nothing that another thread could read: its
+    body has no OpenMP construct; each assignment and ++/-- names a local declared in the body,
+    a private or firstprivate item of the directive or a loop variable it privatizes, or an item
+    of `own_reductions` (reductions that combine into each thread's own copy); every call is to
+    a pure function. A name the body declares that also names something outside (`outer_names`,
+    a predicate) is not trusted to be the body's own. Other clauses (lastprivate, linear, a
+    reduction into a shared original) store. Then no barrier needs to keep the region's stores
+    from reads that slower threads still make before it (plan/mode.py)."""
+    d = region.directive
+    own = set(own_reductions)
+    for c in d.clauses:
+        if c.kind == "reduction":
+            if any(item.name not in own_reductions for item in c.items):
+                return False
+        elif c.kind not in _STORELESS_REGION_CLAUSES:
+            return False
+        elif c.kind in ("private", "firstprivate"):
+            own |= {item.name for item in c.items}
+    body = region.body
+    declared = set()
+    for node in walk_nodes(body):
+        if isinstance(node, OmpConstruct):
+            return False
+        if isinstance(node, c_ast.Decl) and node.name:
+            if "static" in (node.storage or []) or "extern" in (node.storage or []):
+                return False
+            declared.add(node.name)
+        elif isinstance(node, c_ast.FuncCall):
+            callee = node.name.name if isinstance(node.name, c_ast.ID) else None
+            if callee is None or not (callee in PURE_LIBRARY or
+                                      (callee in program.functions and pure_function(program, callee))):
+                return False
+    if any(outer_names(name) for name in declared):
+        return False
+    own |= declared
+    if list(d.leaves[1:2]) in (["for"], ["loop"]):
+        own |= set(loop_var_names(body, collapse_depth(d)))
+    for node in walk_nodes(body):
+        target = node.lvalue if isinstance(node, c_ast.Assignment) else \
+            node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--") else None
+        if target is not None and not (isinstance(target, c_ast.ID) and target.name in own):
+            return False
+    return True

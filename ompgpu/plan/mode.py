@@ -18,7 +18,9 @@ This pass proves that, conservatively, and records the first statement that defe
 - it may not call user functions or the rest of the omp_* API, take the address of a
   local, or use any other OpenMP construct;
 - a parallel region may not share a serial local by address (it would need the master's
-  single copy), nor carry `if` or `num_threads` (the team is the whole block);
+  single copy), nor carry `if` or `num_threads` (the team is the whole block); a local it
+  writes or reduces into becomes one copy for the team in shared memory, except a local that
+  only its own reduction clause names: then every thread's copy gets the total (plan/allreduce.py);
 - no reduction or lastprivate at team level.
 
 An SPMD kernel is *lean* (no runtime state at all: ids from threadIdx/blockDim, static
@@ -43,7 +45,8 @@ from ompgpu.errors import SourceCoord, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, kernel_scope, region_sharing
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, default_mem_order, loop_binding, loop_nest, loop_var_names
 from ompgpu.parser.clause_rules import int_constant
-from ompgpu.plan.call_effects import pure_function, stateless_call
+from ompgpu.plan.allreduce import allreducible_items
+from ompgpu.plan.call_effects import pure_function, region_stores_nothing, stateless_call
 from ompgpu.plan.combine import combined_atomics
 from ompgpu.plan.spread import spread_blocker, spread_candidate
 from ompgpu.plan.team_size import irregular_team_size, loop_team_size
@@ -98,6 +101,14 @@ class KernelPlan:
     # kernel one copy for the team in shared memory, written by thread 0 alone
     team_shared: frozenset[int] = frozenset()
     team_shared_names: tuple[str, ...] = ()      # their names, in the order the regions met them (remarks)
+    # id(decl) of serial locals that regions only reduce into (their own reduction clause, whole
+    # team): each thread keeps its own copy and every thread gets the team's total (an all-reduce,
+    # runtime/device/reduction.cuh), so no shared copy, no barriers around its initialization
+    allreduced: frozenset[int] = frozenset()
+    allreduced_names: tuple[str, ...] = ()
+    # id() of the bodies of team-level regions that store nothing another thread reads
+    # (call_effects.region_stores_nothing): no entry barrier however the serial code reads memory
+    storeless_regions: frozenset[int] = frozenset()
     # Teams per CUDA block (packed teams): a lean SPMD kernel whose teams are one warp each
     # runs PACKED_TEAMS of them in a block, each on its own warp, where its device code names
     # no block-wide id or barrier (codegen checks the code and else keeps a team per block).
@@ -144,6 +155,13 @@ def plan_kernels(program: Program, forced: str = "auto") -> dict[int, KernelPlan
         p = _spread(k, dataclasses.replace(p, packed_teams=_packed_teams(p)))
         if irregular and not p.spread:   # warp teams only with the long iterations shared out
             p = _spread(k, dataclasses.replace(unshaped, packed_teams=_packed_teams(unshaped)))
+        if p.spread and p.allreduced:
+            # the blocks of a spread iteration combine their partials in the team's shared copy
+            # (runtime/device/spread.cuh): no all-reduce there
+            q = _plan_kernel(program, k, allreduce=False)
+            p = dataclasses.replace(p, guarded=q.guarded, entry_barrier=q.entry_barrier, team_shared=q.team_shared,
+                                    team_shared_names=q.team_shared_names, allreduced=frozenset(), allreduced_names=(),
+                                    storeless_regions=q.storeless_regions)
         p = dataclasses.replace(p, combine_atomics=combined_atomics(k, p, default_mem_order(program.bound)))
         plans[id(k)] = p
     return plans
@@ -290,14 +308,14 @@ def is_combined(k: Kernel) -> bool:
 _PRIVATIZING = ("private", "firstprivate", "lastprivate", "linear", "reduction")
 
 
-def _plan_kernel(program: Program, k: Kernel) -> KernelPlan:
+def _plan_kernel(program: Program, k: Kernel, allreduce: bool = True) -> KernelPlan:
     # A serial local that a region shares is found only at the region, after the statements
     # that declare and write it were walked as per-thread code: walk again knowing it, until
     # no new one turns up.
     team_shared: frozenset[int] = frozenset()
     names: dict[int, str] = {}
     for _ in range(8):
-        walker = _SerialWalker(program, k, team_shared)
+        walker = _SerialWalker(program, k, team_shared, allreduce)
         teams_red = k.teams is not None and any(c.kind == "reduction" for c in k.teams.clauses) and "parallel" not in k.teams.leaves
         if teams_red:
             walker.block(k.teams.coord, "a reduction on 'teams' outside a parallel region")
@@ -311,19 +329,27 @@ def _plan_kernel(program: Program, k: Kernel) -> KernelPlan:
         return KernelPlan("generic", False, combined, walker.not_spmd, None)
     return KernelPlan("spmd", walker.needs_state is None, combined, None, walker.needs_state,
                       guarded=frozenset(walker.guarded), entry_barrier=walker.serial_reads, team_shared=team_shared,
-                      team_shared_names=tuple(names[i] for i in names if i in team_shared))
+                      team_shared_names=tuple(names[i] for i in names if i in team_shared),
+                      storeless_regions=frozenset(walker.storeless_regions),
+                      allreduced=frozenset(walker.allreduced) - team_shared,
+                      allreduced_names=tuple(n for i, n in walker.allreduced.items() if i not in team_shared))
 
 
 class _SerialWalker(ScopedVisitor):
     """Walks a kernel's serial (team-level) code; parallel regions are checked, not entered."""
 
-    def __init__(self, program: Program, k: Kernel, team_shared: frozenset[int] = frozenset()):
+    def __init__(self, program: Program, k: Kernel, team_shared: frozenset[int] = frozenset(),
+                 allreduce: bool = True):
         super().__init__(kernel_scope(k))
         self.program = program
         self.kernel = k
         # serial locals that regions share, one copy for the team (grows as regions are met)
         self.team_shared: set[int] = set(team_shared)
         self.team_shared_names: dict[int, str] = {}
+        # serial locals that regions only reduce into, each thread keeping its copy (KernelPlan.allreduced)
+        self.allow_allreduce = allreduce
+        self.allreduced: dict[int, str] = {}
+        self.storeless_regions: set[int] = set()
         self.not_spmd: Reason | None = None
         self.needs_state: Reason | None = None
         self.serial_locals: set[int] = set()  # id(decl) of locals declared in serial code
@@ -656,10 +682,16 @@ class _SerialWalker(ScopedVisitor):
             loop_vars = loop_var_names(n.body, collapse_depth(d))
         region = OmpConstruct(dataclasses.replace(d, name=" ".join(leaves)), n.body, n.coord)
         sharing = region_sharing(region, n.body, self.env, loop_vars=loop_vars)
+        allreducible = allreducible_items(d, self.env) if self.allow_allreduce else set()
+        own_reductions = set()
         for sym in sharing.by_pointer:
             if self._is_per_thread(sym):
                 if _is_const(resolve_typedef(sym.type, self.env)):
                     continue  # read-only: every thread's own copy holds the same value
+                if sym.name in allreducible and id(sym.decl) in self.serial_locals:
+                    self.allreduced[id(sym.decl)] = sym.name
+                    own_reductions.add(sym.name)
+                    continue
                 if self._may_share_with_team(sym):
                     self.team_shared.add(id(sym.decl))
                     self.team_shared_names.setdefault(id(sym.decl), sym.name)
@@ -670,6 +702,9 @@ class _SerialWalker(ScopedVisitor):
             if sym.decl is not None and id(sym.decl) in self.varying:
                 self.block(d.coord, f"the parallel region uses '{sym.name}', which differs between threads "
                                     "(it depends on omp_get_wtime)")
+        if not distribute and region_stores_nothing(self.program, region, lambda name: self.env.lookup(name) is not None,
+                                                    own_reductions):
+            self.storeless_regions.add(id(n.body))
         if distribute:  # the bounds of the distributed nest are serial expressions
             saved, self.env = self.env, self.env.child()
             self._visit_loop_bounds(n.body, collapse_depth(d))

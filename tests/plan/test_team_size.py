@@ -2,7 +2,8 @@
 A lean SPMD kernel whose parallel loops all run a constant number of short iterations, at most
 ITERATIONS_PER_THREAD per lane of a warp, gets one-warp teams (loops of at most 16 or 8
 iterations: teams of 16 or 8 lanes, several to a warp), packed several to a block, with their
-team-shared locals one per team, shuffle reductions and the warp's (or lanes') barrier.
+team-shared locals one per team (or the serial code's reduction results handed to every lane),
+shuffle reductions and the warp's (or lanes') barrier.
 Run-and-check program: tests/programs/warp_teams.c."""
 from pathlib import Path
 
@@ -46,21 +47,19 @@ def test_short_constant_loops_get_small_teams_packed(tmp_path, trip, lanes):
     teams = PACKED_TEAMS * 32 // lanes   # four warps a block
     assert f"OMPGPU_LAUNCH_BOUNDS({32 * PACKED_TEAMS}) __omp_offloading_main_l" in cu
     assert f"if (cfg->threads_per_team != {lanes}u) return (int)cudaErrorInvalidConfiguration;" in cu
-    # the team's shared local: a copy per team of the block; its guard, barrier and reduction
-    # are its warp's, or its group of lanes'
-    assert f"OMPGPU_TEAM_SHARED float d__team[{teams}];" in cu
     kernel = cu.split("OMPGPU_GLOBAL")[1].split("__ompgpu_launch_")[0]
     assert "block_barrier" not in kernel and "threadIdx" not in kernel
+    comma_lanes = "" if lanes == 32 else f", {lanes}u"
     if lanes == 32:
         assert f"const unsigned __omp_team = ompgpu::packed_team_num({teams}u);" in cu
-        assert "auto &d = d__team[ompgpu::packed_team_slot()];" in cu
         assert "if (ompgpu::lane_id() == 0) {" in cu and "ompgpu::packed_team_barrier();" in cu
-        assert "ompgpu_reduce_packed(ompgpu::RED_ADD, &d__target, d);" in cu
     else:
         assert f"const unsigned __omp_team = ompgpu::packed_team_num({teams}u, {lanes}u);" in cu
-        assert f"auto &d = d__team[ompgpu::packed_team_slot({lanes}u)];" in cu
         assert f"if (ompgpu::packed_thread({lanes}u) == 0) {{" in cu and f"ompgpu::packed_team_barrier({lanes}u);" in cu
-        assert f"ompgpu_reduce_packed(ompgpu::RED_ADD, &d__target, d, {lanes}u);" in cu
+    # the serial code's d is each thread's own, the reduction hands every lane the total (a
+    # team-shared local's copy per team of the block: tests/programs/warp_teams.c's `part`)
+    assert "d__team" not in cu and "float d = 0;" in cu
+    assert f"ompgpu_allreduce_packed(ompgpu::RED_ADD, &d__target, d{comma_lanes});" in cu
     assert any(f"its parallel loops run at most {trip} iterations: a team of {lanes} threads" in r for r in t.remarks)
     assert any(f"packed teams, {teams} teams of {lanes} threads per block" in r for r in t.remarks)
 

@@ -118,7 +118,7 @@ def compound_with_guards(em, items, guarded) -> str:
             text += em.statement(items[i])
             i += 1
             continue
-        declared, run, seen_names = [], [], set()
+        declared, run, seen_names, start = [], [], set(), i
         while i < len(items) and id(items[i]) in guarded:
             item = items[i]
             if isinstance(item, c_ast.Decl) and id(item) in em.plan.team_shared:
@@ -130,9 +130,21 @@ def compound_with_guards(em, items, guarded) -> str:
                 run.append(em.statement(item))
             seen_names |= {x.name for x in walk_nodes(item) if isinstance(x, c_ast.ID)}
             i += 1
-        text += "".join(declared) + em.render_with_ids("stmt.j2", kind="guarded", body="".join(run), block=em.block)
+        # right after a region that ends on the team's barrier no thread has read anything since
+        after_barrier = start > 0 and _ends_on_team_barrier(em, items[start - 1])
+        text += "".join(declared) + em.render_with_ids("stmt.j2", kind="guarded", body="".join(run), block=em.block,
+                                                       leading_barrier=not after_barrier)
     em.indent_level -= 2
     return text + em.indent() + "}\n"
+
+
+def _ends_on_team_barrier(em, stmt: c_ast.Node) -> bool:
+    """Whether a statement of SPMD serial code is a parallel region whose fork site ends on a
+    barrier of the whole team (fork.j2: a region of the whole block or packed team, not the
+    kernel's one combined region, not spread across the grid, whose tail runs after it)."""
+    return (isinstance(stmt, OmpConstruct) and stmt.directive.leaves[0] == "parallel" and em.spmd
+            and em.in_region == 0 and not em.plan.combined and not em.spread
+            and stmt.directive.clause("num_threads") is None)
 
 
 def team_var(em, n: c_ast.Decl, part: str = "both") -> str:

@@ -39,7 +39,8 @@ _PACKED_RUNTIME = frozenset({"lane_id", "packed_team_barrier", "distribute_stati
 
 _PACKED_SUPPORT = frozenset({"trip_count", "nest_split", "atomic_update", "atomic_update_new", "atomic_write",
                              "atomic_read", "atomic_compare_exchange", "by_value", "by_value_of",
-                             "store_through_postinc", "store_through_postdec", "reduce_packed", "red_identity"})
+                             "store_through_postinc", "store_through_postdec", "reduce_packed", "allreduce_packed",
+                             "red_identity"})
 
 
 _BLOCK_IDS = re.compile(r"\b(threadIdx|blockIdx|blockDim|gridDim|OMPGPU_SHARED|__whole_block|__syncthreads)\b")
@@ -167,6 +168,9 @@ def mode_remark(kname: str, plan: KernelPlan, regions: int) -> str:
         text = f"kernel '{kname}' runs in SPMD mode; elided: {', '.join(plan.elided)}"
         if plan.team_shared_names:
             text += f"; serial locals shared with the parallel regions in shared memory: {', '.join(plan.team_shared_names)}"
+        if plan.allreduced_names:
+            text += (f"; reductions into {', '.join(repr(n) for n in plan.allreduced_names)} handed to every thread "
+                     "(each keeps its own copy: no shared copy, no atomics)")
         if plan.guarded:
             text += f"; {len(plan.guarded)} serial statement(s) run by thread 0 alone"
         if plan.needs_state is not None:

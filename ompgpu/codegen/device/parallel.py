@@ -173,6 +173,8 @@ def outline(em, n: OmpConstruct, sharing: Sharing, inner: Directive | None,
     else:
         body_text = sub.stmt_text(n.body)
     reds = reductions.reduction_items(em, d) if sharing.reductions else []
+    if spmd_site:
+        _mark_allreduced(em, d, reds, nt is None and not spread and (sub.whole_block == "true" or em.ids.packed))
     if reds:
         body_text = em.render_with_ids("reduction_scope.j2", reds=reds, on_stack=sub.on_master_stack(), body=body_text, barrier=False, team_size=sub.team_size, whole_block=sub.whole_block)
     wf_body = render("workfn_body.j2", pack=pack, unpack=unpack, privates=privates, body=body_text)
@@ -193,9 +195,22 @@ def outline(em, n: OmpConstruct, sharing: Sharing, inner: Directive | None,
                   templated=templated,
                   stateful=spmd_site and not em.lean, combined=combined,
                   always_forks=not spmd_site and em.plan is not None and em.in_region == 0,
-                  entry_barrier=spmd_site and not combined and em.plan.entry_barrier,
+                  entry_barrier=spmd_site and not combined and em.plan.entry_barrier
+                  and id(n.body) not in em.plan.storeless_regions,
                   num_threads=nt.expr.text if nt else "0", if_cond=ifc.expr.text if ifc else None,
                   spread={"reds": reds} if spread else None)
+
+
+def _mark_allreduced(em, d: Directive, reds: list[dict], whole_team: bool) -> None:
+    """Mark the reduction items of an SPMD kernel's team-level region whose original is a serial
+    local that every thread holds (KernelPlan.allreduced): each thread gets the team's total.
+    The plan allows that only for regions whose team is the whole block or a packed team."""
+    for r in reds:
+        if r["kind"] == "scalar" and r["decl"] in em.plan.allreduced:
+            if not whole_team:
+                raise AssertionError(f"the plan all-reduces '{r['name']}' at {d.coord}, whose team is not the "
+                                     "whole block or a packed team")
+            r["allreduce"] = True
 
 
 def num_threads_clause(em, d: Directive, spmd_site: bool):

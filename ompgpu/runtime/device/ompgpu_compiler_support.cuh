@@ -147,6 +147,16 @@ template <class T, class V> static OMPGPU_DEVICE OMPGPU_FORCEINLINE void ompgpu_
   ompgpu::reduce_known<T>(op, target, (T)partial, team_size);
 }
 
+// The all-reduce into a serial local that every thread of an SPMD team holds (reduction.cuh).
+template <class T, class V> static OMPGPU_DEVICE OMPGPU_FORCEINLINE void ompgpu_allreduce_block(ompgpu::RedOp op, T *target, V partial,
+                                                                                         unsigned team_size) {
+  ompgpu::allreduce_block<T>(op, target, (T)partial, team_size);
+}
+template <class T, class V> static OMPGPU_DEVICE OMPGPU_FORCEINLINE void ompgpu_allreduce_packed(ompgpu::RedOp op, T *target, V partial,
+                                                                                          unsigned lanes = 32u) {
+  ompgpu::allreduce_packed<T>(op, target, (T)partial, lanes);
+}
+
 template <class T, class V> static OMPGPU_DEVICE OMPGPU_FORCEINLINE void ompgpu_reduce_packed(ompgpu::RedOp op, T *target, V partial) {
   ompgpu::reduce_packed<T>(op, target, (T)partial);
 }

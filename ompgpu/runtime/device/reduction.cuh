@@ -119,6 +119,67 @@ OMPGPU_DEV void reduce_packed(RedOp op, T *target, typename detail::type_identit
   if (packed_thread(lanes) == 0) atomic_update<T>(op, target, (T)v);
 }
 
+// All-reduce: the team's combined partials handed to every thread, each of which combines them
+// into its own *target. Used where the reduction's original is a serial local of an SPMD kernel
+// that every thread holds a copy of (plan/mode.py, KernelPlan.allreduced): each copy then takes
+// the same value, as the serial code that every thread runs needs, with no shared copy to set up
+// between barriers and no atomics. Every thread of the team calls it at the same point.
+// The value each thread gets is the one lane 0 computed, broadcast, never a value each lane
+// combined in its own order: with a NaN, min and max are not commutative, and the threads' copies
+// must stay equal.
+namespace detail {
+// A warp's partials, one per warp of the block (8 bytes: every reduction type fits).
+static OMPGPU_SHARED unsigned long long allreduce_slots[32];
+
+template <class S>
+OMPGPU_DEV S warp_allreduce(RedOp op, S v, unsigned k) {
+  if (k <= 1u) return v;
+  const S total = warp_reduce<S>(op, v, k);
+  return __shfl_sync(low_lanes_mask(k), total, 0);
+}
+}  // namespace detail
+
+// A team that is the whole block, of team_size threads. One block barrier: the warps' partials
+// meet in shared slots. The slots are written again only at the team's next all-reduce, and the
+// region's closing barrier (which the compiler always emits after one) keeps every thread's
+// reads of them before that.
+template <class T>
+OMPGPU_DEV void allreduce_block(RedOp op, T *target, typename detail::type_identity<T>::type partial,
+                                unsigned team_size) {
+  using S = typename detail::red_work<T>::type;
+  const unsigned warps = (team_size + 31u) / 32u;
+  const S mine = detail::warp_allreduce<S>(op, (S)partial, team_lanes_in_warp(warp_id(), team_size));
+  S total = mine;
+  if (warps > 1u) {
+    if (lane_id() == 0) memcpy(&detail::allreduce_slots[warp_id()], &mine, sizeof mine);
+    block_barrier();
+    memcpy(&total, &detail::allreduce_slots[0], sizeof total);
+    for (unsigned w = 1; w < warps; w++) {
+      S other;
+      memcpy(&other, &detail::allreduce_slots[w], sizeof other);
+      total = detail::op_apply<S>((AtomicOp)op, total, other);
+    }
+  }
+  *target = detail::op_apply<T>((AtomicOp)op, *target, (T)total);
+}
+
+// A packed team: the `lanes` (8, 16 or 32) lanes of its warp; shuffles only.
+template <class T>
+OMPGPU_DEV void allreduce_packed(RedOp op, T *target, typename detail::type_identity<T>::type partial,
+                                 unsigned lanes = 32u) {
+  using S = typename detail::red_work<T>::type;
+  S v = (S)partial;
+  if (lanes == 32u) {
+    v = detail::warp_allreduce<S>(op, v, 32u);
+  } else {
+    const unsigned mask = packed_team_mask(lanes);
+    for (unsigned off = lanes >> 1; off; off >>= 1)
+      v = detail::op_apply<S>((AtomicOp)op, v, __shfl_down_sync(mask, v, off, (int)lanes));
+    v = __shfl_sync(mask, v, 0, (int)lanes);
+  }
+  *target = detail::op_apply<T>((AtomicOp)op, *target, (T)v);
+}
+
 template <class T>
 OMPGPU_DEV void reduce(RedOp op, T *target, typename detail::type_identity<T>::type partial) {
   detail::ThreadState s = detail::thr();
