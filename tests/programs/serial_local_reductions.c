@@ -26,10 +26,12 @@ int main(void) {
   double sums[ROWS], prods[ROWS];
   long long mins[ROWS];
   float maxs[ROWS];
-  int logic[ROWS], bits[ROWS];
+  int logic[ROWS], bits[ROWS], signs[ROWS];
+  unsigned char peaks[ROWS];
+  long long marks[ROWS];
 
   /* a block of 128 threads: four full warps; a descent that branches on each level's count */
-#pragma omp target teams distribute thread_limit(128) map(to: a, x, big) map(from: walk, count_walk, sums, mins, logic, bits)
+#pragma omp target teams distribute thread_limit(128) map(to: a, x, big) map(from: walk, count_walk, sums, mins, logic, bits, signs, peaks, marks)
   for (int r = 0; r < ROWS; r++) {
     int at = r * 64, steps = 0;
     for (int level = 0; level < 5; level++) {
@@ -62,6 +64,19 @@ int main(void) {
     }
     logic[r] = all * 2 + any;
     bits[r] = (band ^ bor) + bxor;
+    int sign = 1;
+    unsigned char peak = 0;
+#pragma omp parallel for reduction(*: sign) reduction(max: peak)
+    for (int k = 0; k < 128; k++) {
+      sign *= a[(r * 3 + k) % N] > 40 ? -1 : 1;
+      peak = (unsigned char)(a[(r + k * 7) % N] + 50) > peak ? (unsigned char)(a[(r + k * 7) % N] + 50) : peak;
+    }
+    signs[r] = sign;
+    peaks[r] = peak;
+    /* a thread of another warp than thread 0's reports its own copies */
+#pragma omp parallel for
+    for (int k = 0; k < 128; k++)
+      if (k == 77) marks[r] = (long long)(s * 1000.0) + m + all + 2 * any + band + bor + bxor + sign * 1000 + peak;
   }
 
   /* a block of 100 threads: the last warp is partial; the same region in a loop */
@@ -142,6 +157,14 @@ int main(void) {
       bxor ^= v;
     }
     bad += logic[r] != all * 2 + any || bits[r] != (band ^ bor) + bxor;
+    int sign = 1;
+    unsigned char peak = 0;
+    for (int k = 0; k < 128; k++) {
+      sign *= a[(r * 3 + k) % N] > 40 ? -1 : 1;
+      peak = (unsigned char)(a[(r + k * 7) % N] + 50) > peak ? (unsigned char)(a[(r + k * 7) % N] + 50) : peak;
+    }
+    bad += signs[r] != sign || peaks[r] != peak;
+    bad += marks[r] != (long long)(s * 1000.0) + m + all + 2 * any + band + bor + bxor + sign * 1000 + peak;
     double p = 1.0;
     float best = -1000.0f;
     for (int rep = 0; rep < 3; rep++) {
@@ -167,7 +190,8 @@ int main(void) {
   }
   printf("walk[5]=%d steps[5]=%d sum[3]=%.6f min[7]=%lld logic[9]=%d bits[9]=%d\n", walk[5], count_walk[5], sums[3],
          mins[7], logic[9], bits[9]);
-  printf("prod[2]=%.9f warp[4]=%d lanes[4]=%d mixed[6]=%d\n", prods[2], warp_counts[4], lane_counts[4], mixed[6]);
+  printf("prod[2]=%.9f warp[4]=%d lanes[4]=%d mixed[6]=%d sign[1]=%d peak[1]=%d\n", prods[2], warp_counts[4], lane_counts[4],
+         mixed[6], signs[1], peaks[1]);
   printf("%s (%d wrong)\n", bad ? "FAILED" : "PASSED", bad);
   return bad != 0;
 }

@@ -148,16 +148,33 @@ OMPGPU_DEV void allreduce_block(RedOp op, T *target, typename detail::type_ident
                                 unsigned team_size) {
   using S = typename detail::red_work<T>::type;
   const unsigned warps = (team_size + 31u) / 32u;
-  const S mine = detail::warp_allreduce<S>(op, (S)partial, team_lanes_in_warp(warp_id(), team_size));
-  S total = mine;
-  if (warps > 1u) {
+  const unsigned k = team_lanes_in_warp(warp_id(), team_size);
+  if (warps == 1u) {
+    *target = detail::op_apply<T>((AtomicOp)op, *target, (T)detail::warp_allreduce<S>(op, (S)partial, k));
+    return;
+  }
+  const S mine = k <= 1u ? (S)partial : detail::warp_reduce<S>(op, (S)partial, k);   // lane 0's is the warp's
+  S total;
+  {
     if (lane_id() == 0) memcpy(&detail::allreduce_slots[warp_id()], &mine, sizeof mine);
     block_barrier();
-    memcpy(&total, &detail::allreduce_slots[0], sizeof total);
-    for (unsigned w = 1; w < warps; w++) {
-      S other;
-      memcpy(&other, &detail::allreduce_slots[w], sizeof other);
-      total = detail::op_apply<S>((AtomicOp)op, total, other);
+#if defined(OMPGPU_EMU) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800)
+    constexpr bool redux_type = std::is_same<S, int>::value || std::is_same<S, unsigned>::value;
+    if (redux_type && op != RED_MUL) {
+      // one slot a lane, one redux instruction (every lane gets its result) instead of a sum of
+      // them all; warp_reduce takes that path for every operator but *
+      S slot = red_identity<S>(op);
+      if (lane_id() < warps) memcpy(&slot, &detail::allreduce_slots[lane_id()], sizeof slot);
+      total = detail::warp_reduce<S>(op, slot, 32u);
+    } else
+#endif
+    {
+      memcpy(&total, &detail::allreduce_slots[0], sizeof total);
+      for (unsigned w = 1; w < warps; w++) {
+        S other;
+        memcpy(&other, &detail::allreduce_slots[w], sizeof other);
+        total = detail::op_apply<S>((AtomicOp)op, total, other);
+      }
     }
   }
   *target = detail::op_apply<T>((AtomicOp)op, *target, (T)total);
