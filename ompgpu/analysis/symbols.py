@@ -464,3 +464,12 @@ def _clause_expression_texts(d) -> list[str]:
             if e is not None and hasattr(e, "text"):
                 texts.append(e.text)
     return texts
+
+
+def stored_lvalues(node: c_ast.Node):
+    """The lvalues that code stores to: of its assignments (compound ones too) and its ++ and --."""
+    for n in walk_nodes(node):
+        if isinstance(n, c_ast.Assignment):
+            yield n.lvalue
+        elif isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--"):
+            yield n.expr

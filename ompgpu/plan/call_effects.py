@@ -8,6 +8,7 @@ from __future__ import annotations
 from pycparser import c_ast
 
 from ompgpu.analysis.library import DEVICE_LIBRARY, OMP_DEVICE_API, PURE_LIBRARY, SERIAL_API, STATE_API
+from ompgpu.analysis.symbols import stored_lvalues
 from ompgpu.outliner.outline import Program
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_var_names
 from ompgpu.parser.cfront import walk_nodes
@@ -155,9 +156,4 @@ def region_stores_nothing(program: Program, region: OmpConstruct, outer_names, o
     own |= declared
     if list(d.leaves[1:2]) in (["for"], ["loop"]):
         own |= set(loop_var_names(body, collapse_depth(d)))
-    for node in walk_nodes(body):
-        target = node.lvalue if isinstance(node, c_ast.Assignment) else \
-            node.expr if isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--") else None
-        if target is not None and not (isinstance(target, c_ast.ID) and target.name in own):
-            return False
-    return True
+    return all(isinstance(target, c_ast.ID) and target.name in own for target in stored_lvalues(body))

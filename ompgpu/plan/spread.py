@@ -39,7 +39,7 @@ from pycparser import c_ast
 
 from ompgpu.analysis.library import PURE_LIBRARY, first_omp_call
 from ompgpu.analysis.loop_counts import constant_trip_count
-from ompgpu.analysis.symbols import has_side_effect, resolve_typedef
+from ompgpu.analysis.symbols import has_side_effect, resolve_typedef, stored_lvalues
 from ompgpu.outliner.outline import Kernel
 from ompgpu.parser.bind import OmpConstruct, collapse_depth
 from ompgpu.parser.bound import canonical_for
@@ -164,12 +164,7 @@ def _writes_memory(body: c_ast.Node, private: set[str]) -> bool:
             parts = canonical_for(n)
             if parts is not None:
                 own.add(parts[0])
-    for n in walk_nodes(body):
-        target = n.lvalue if isinstance(n, c_ast.Assignment) else \
-            n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--") else None
-        if target is not None and not (isinstance(target, c_ast.ID) and target.name in own):
-            return True
-    return False
+    return any(not (isinstance(target, c_ast.ID) and target.name in own) for target in stored_lvalues(body))
 
 
 def _shared_local_written(body: c_ast.Node, shared: dict[str, c_ast.Decl | None]) -> str | None:
