@@ -56,10 +56,25 @@ def test_a_reduction_the_serial_code_reads_is_handed_to_every_thread(tmp_path):
     p = plan(tmp_path, DESCENT)
     assert p.mode == "spmd" and p.allreduced_names == ("c",) and p.team_shared_names == ()
     cu = device(tmp_path, DESCENT)
-    assert "ompgpu_allreduce_block(ompgpu::RED_ADD, &c__target, c, 128u);" in cu
+    assert "ompgpu_allreduce_block(ompgpu::RED_ADD, &c__target, c, 128u, 0u);" in cu
     assert "OMPGPU_SHARED int c__team" not in cu and "ompgpu_reduce_known" not in cu
     # the region stores nothing: no barrier before it; one after it (the all-reduce's slots)
     assert "serial code read memory" not in cu
+
+
+def test_a_regions_items_take_the_slot_sets_in_turn_and_wait_before_reusing_one(tmp_path):
+    body = """
+    int a = 0, b = 0, c = 0;
+#pragma omp parallel for reduction(+: a) reduction(max: b) reduction(min: c)
+    for (int s = 0; s < 512; s++) { a += key[s]; b = key[s] > b ? key[s] : b; c = ptr[s] < c ? ptr[s] : c; }
+    node = a + b + c;"""
+    cu = device(tmp_path, body)
+    first = cu.index("ompgpu_allreduce_block(ompgpu::RED_ADD, &a__target, a, 128u, 0u);")
+    second = cu.index("ompgpu_allreduce_block(ompgpu::RED_MAX, &b__target, b, 128u, 1u);")
+    reuse = cu.index("ompgpu::block_barrier();  /* this item's slot set was an earlier item's")
+    third = cu.index("ompgpu_allreduce_block(ompgpu::RED_MIN, &c__target, c, 128u, 0u);")
+    assert first < second < reuse < third
+    assert cu.count("this item's slot set was an earlier item's") == 1
 
 
 def test_generic_mode_reduces_into_the_masters_copy(tmp_path):

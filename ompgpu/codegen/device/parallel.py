@@ -18,6 +18,9 @@ from ompgpu.plan.mode import same_expression
 from ompgpu.codegen.device import data_sharing, reductions
 from ompgpu.codegen.device.cdecl import by_value_type, cxx_name, type_string
 
+# Slot sets of the runtime's block all-reduce (runtime/device/reduction.cuh ALLREDUCE_SLOT_SETS).
+ALLREDUCE_SLOT_SETS = 2
+
 # A firstprivate array of a parallel region travels in the region's argument pack, which
 # ompgpu_by_value caps (runtime/device/ompgpu_compiler_support.cuh).
 PACK_ARRAY_BYTES = 4096
@@ -205,12 +208,17 @@ def _mark_allreduced(em, d: Directive, reds: list[dict], whole_team: bool) -> No
     """Mark the reduction items of an SPMD kernel's team-level region whose original is a serial
     local that every thread holds (KernelPlan.allreduced): each thread gets the team's total.
     The plan allows that only for regions whose team is the whole block or a packed team."""
+    ordinal = 0
     for r in reds:
         if r["kind"] == "scalar" and r["decl"] in em.plan.allreduced:
             if not whole_team:
                 raise AssertionError(f"the plan all-reduces '{r['name']}' at {d.coord}, whose team is not the "
                                      "whole block or a packed team")
-            r["allreduce"] = True
+            # a block team's items take the runtime's slot sets in turn; one that reuses a set
+            # waits until every thread has read that set's last sums (reduction.cuh)
+            r.update(allreduce=True, slot_set=ordinal % ALLREDUCE_SLOT_SETS,
+                     reuse_barrier=ordinal >= ALLREDUCE_SLOT_SETS and not em.ids.packed)
+            ordinal += 1
 
 
 def num_threads_clause(em, d: Directive, spmd_site: bool):
