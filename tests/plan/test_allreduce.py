@@ -69,12 +69,12 @@ def test_a_regions_items_take_the_slot_sets_in_turn_and_wait_before_reusing_one(
     for (int s = 0; s < 512; s++) { a += key[s]; b = key[s] > b ? key[s] : b; c = ptr[s] < c ? ptr[s] : c; }
     node = a + b + c;"""
     cu = device(tmp_path, body)
+    # each call says its place among the region's items; the runtime picks the slot set from it
+    # and, for the third (a set's reuse), meets the team first (reduction.cuh allreduce_block)
     first = cu.index("ompgpu_allreduce_block(ompgpu::RED_ADD, &a__target, a, 128u, 0u);")
     second = cu.index("ompgpu_allreduce_block(ompgpu::RED_MAX, &b__target, b, 128u, 1u);")
-    reuse = cu.index("ompgpu::block_barrier();  /* this item's slot set was an earlier item's")
-    third = cu.index("ompgpu_allreduce_block(ompgpu::RED_MIN, &c__target, c, 128u, 0u);")
-    assert first < second < reuse < third
-    assert cu.count("this item's slot set was an earlier item's") == 1
+    third = cu.index("ompgpu_allreduce_block(ompgpu::RED_MIN, &c__target, c, 128u, 2u);")
+    assert first < second < third
 
 
 def test_generic_mode_reduces_into_the_masters_copy(tmp_path):

@@ -18,9 +18,6 @@ from ompgpu.plan.mode import same_expression
 from ompgpu.codegen.device import data_sharing, reductions
 from ompgpu.codegen.device.cdecl import by_value_type, cxx_name, type_string
 
-# Slot sets of the runtime's block all-reduce (runtime/device/reduction.cuh ALLREDUCE_SLOT_SETS).
-ALLREDUCE_SLOT_SETS = 2
-
 # A firstprivate array of a parallel region travels in the region's argument pack, which
 # ompgpu_by_value caps (runtime/device/ompgpu_compiler_support.cuh).
 PACK_ARRAY_BYTES = 4096
@@ -214,10 +211,9 @@ def _mark_allreduced(em, d: Directive, reds: list[dict], whole_team: bool) -> No
             if not whole_team:
                 raise AssertionError(f"the plan all-reduces '{r['name']}' at {d.coord}, whose team is not the "
                                      "whole block or a packed team")
-            # a block team's items take the runtime's slot sets in turn; one that reuses a set
-            # waits until every thread has read that set's last sums (reduction.cuh)
-            r.update(allreduce=True, slot_set=ordinal % ALLREDUCE_SLOT_SETS,
-                     reuse_barrier=ordinal >= ALLREDUCE_SLOT_SETS and not em.ids.packed)
+            # the item's place among the region's all-reduces: a block team's take the runtime's
+            # slot sets in turn (reduction.cuh allreduce_block)
+            r.update(allreduce=True, item=ordinal)
             ordinal += 1
 
 

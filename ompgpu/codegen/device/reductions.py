@@ -24,8 +24,7 @@ def reduction_items(em, d: Directive, kinds: tuple[str, ...] = ("reduction",)) -
             continue
         for item in c.items:
             name = cxx_name(item.name)
-            entry = {"op": RED_OPS[c.op], "name": name, "kind": "scalar", "allreduce": False, "slot_set": 0,
-                     "reuse_barrier": False}
+            entry = {"op": RED_OPS[c.op], "name": name, "kind": "scalar", "allreduce": False, "item": 0}
             sym = em.declared_symbol(item.name)
             entry["decl"] = id(sym.decl) if sym is not None and sym.decl is not None else None
             t = resolve_typedef(sym.type, em.env) if sym is not None else None

@@ -149,8 +149,8 @@ template <class T, class V> static OMPGPU_DEVICE OMPGPU_FORCEINLINE void ompgpu_
 
 // The all-reduce into a serial local that every thread of an SPMD team holds (reduction.cuh).
 template <class T, class V> static OMPGPU_DEVICE OMPGPU_FORCEINLINE void ompgpu_allreduce_block(ompgpu::RedOp op, T *target, V partial,
-                                                                                         unsigned team_size, unsigned slot_set) {
-  ompgpu::allreduce_block<T>(op, target, (T)partial, team_size, slot_set);
+                                                                                         unsigned team_size, unsigned item) {
+  ompgpu::allreduce_block<T>(op, target, (T)partial, team_size, item);
 }
 template <class T, class V> static OMPGPU_DEVICE OMPGPU_FORCEINLINE void ompgpu_allreduce_packed(ompgpu::RedOp op, T *target, V partial,
                                                                                           unsigned lanes = 32u) {

@@ -130,7 +130,7 @@ OMPGPU_DEV void reduce_packed(RedOp op, T *target, typename detail::type_identit
 namespace detail {
 // A warp's partials, one per warp of the block (8 bytes: every reduction type fits), in
 // ALLREDUCE_SLOT_SETS sets: consecutive all-reduces of one region (several reduction items) use
-// the sets in turn, with a barrier before each reuse of a set (the compiler emits it).
+// the sets in turn, with a barrier before each reuse of a set (allreduce_block).
 constexpr unsigned ALLREDUCE_SLOT_SETS = 2;
 static OMPGPU_SHARED unsigned long long allreduce_slots[ALLREDUCE_SLOT_SETS][32];
 
@@ -142,14 +142,15 @@ OMPGPU_DEV S warp_allreduce(RedOp op, S v, unsigned k) {
 }
 }  // namespace detail
 
-// A team that is the whole block, of team_size threads. One block barrier: the warps' partials
-// meet in shared slots, set `slot_set` of them. The set is written again only at a later
-// all-reduce; a barrier keeps every thread's reads of it before that: the region's closing
-// barrier, which the compiler always emits after one, or, within one region's items, the
-// barrier it emits before an item that reuses a set (the items take the sets in turn).
+// A team that is the whole block, of team_size threads; `item` is the call's place among its
+// region's all-reduced items (0, 1, ...: a constant the compiler passes). One block barrier: the
+// warps' partials meet in shared slots, the items taking the slot sets in turn. A set is written
+// again only at a later all-reduce, and a barrier keeps every thread's reads of it before that:
+// the region's closing barrier, which the compiler always emits after one, or, for an item that
+// reuses an earlier item's set in the same region, one more barrier here.
 template <class T>
 OMPGPU_DEV void allreduce_block(RedOp op, T *target, typename detail::type_identity<T>::type partial,
-                                unsigned team_size, unsigned slot_set) {
+                                unsigned team_size, unsigned item) {
   using S = typename detail::red_work<T>::type;
   const unsigned warps = (team_size + 31u) / 32u;
   const unsigned k = team_lanes_in_warp(warp_id(), team_size);
@@ -158,28 +159,27 @@ OMPGPU_DEV void allreduce_block(RedOp op, T *target, typename detail::type_ident
     return;
   }
   const S mine = k <= 1u ? (S)partial : detail::warp_reduce<S>(op, (S)partial, k);   // lane 0's is the warp's
+  if (item >= detail::ALLREDUCE_SLOT_SETS) block_barrier();   // every thread has read this set's last sums
+  unsigned long long *const slots = detail::allreduce_slots[item % detail::ALLREDUCE_SLOT_SETS];
+  if (lane_id() == 0) memcpy(&slots[warp_id()], &mine, sizeof mine);
+  block_barrier();
   S total;
-  {
-    unsigned long long *const slots = detail::allreduce_slots[slot_set % detail::ALLREDUCE_SLOT_SETS];
-    if (lane_id() == 0) memcpy(&slots[warp_id()], &mine, sizeof mine);
-    block_barrier();
 #if defined(OMPGPU_EMU) || (defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800)
-    constexpr bool redux_type = std::is_same<S, int>::value || std::is_same<S, unsigned>::value;
-    if (redux_type && op != RED_MUL) {
-      // one slot a lane, one redux instruction (every lane gets its result) instead of a sum of
-      // them all; warp_reduce takes that path for every operator but *
-      S slot = red_identity<S>(op);
-      if (lane_id() < warps) memcpy(&slot, &slots[lane_id()], sizeof slot);
-      total = detail::warp_reduce<S>(op, slot, 32u);
-    } else
+  constexpr bool redux_type = std::is_same<S, int>::value || std::is_same<S, unsigned>::value;
+  if (redux_type && op != RED_MUL) {
+    // one slot a lane, one redux instruction (every lane gets its result) instead of a sum of
+    // them all; warp_reduce takes that path for every operator but *
+    S slot = red_identity<S>(op);
+    if (lane_id() < warps) memcpy(&slot, &slots[lane_id()], sizeof slot);
+    total = detail::warp_reduce<S>(op, slot, 32u);
+  } else
 #endif
-    {
-      memcpy(&total, &slots[0], sizeof total);
-      for (unsigned w = 1; w < warps; w++) {
-        S other;
-        memcpy(&other, &slots[w], sizeof other);
-        total = detail::op_apply<S>((AtomicOp)op, total, other);
-      }
+  {
+    memcpy(&total, &slots[0], sizeof total);
+    for (unsigned w = 1; w < warps; w++) {
+      S other;
+      memcpy(&other, &slots[w], sizeof other);
+      total = detail::op_apply<S>((AtomicOp)op, total, other);
     }
   }
   *target = detail::op_apply<T>((AtomicOp)op, *target, (T)total);
