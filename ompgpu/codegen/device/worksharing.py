@@ -16,11 +16,13 @@ from ompgpu.codegen.cprint import CPrinter
 from ompgpu.analysis.footprint import (TEAM_TILE, WARP, access_key, array_accesses, lane_of, lane_tile,
                                        reads_neighbouring_rows, short_iteration, tile_footprint)
 from ompgpu.analysis.operand_tiles import dot_product_nest, transposing_nest
+from ompgpu.analysis.skip_guard import rest_of_body, skip_guard
 from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.outliner.outline import region_sharing
 from ompgpu.parser.bound import canonical_for
 from ompgpu.parser.cfront import sole_statement, walk_nodes
 from ompgpu.parser.clause_rules import int_constant
+from ompgpu.parser import bind
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_binding, loop_header_names, loop_nest, loop_var_names
 from ompgpu.parser.directives import Directive
 from ompgpu.codegen.device import data_sharing, parallel, reductions
@@ -228,6 +230,17 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
                                         f"is below it: each thread stops after the group of {FIRST_MATCH_GROUP} "
                                         f"iterations where it found its first match (its later iterations could not "
                                         f"change '{found}')"))
+    guard = None
+    if schedule_kind == "distribute" and chunk is None and em.ids.packed and not em.spread and phase is None \
+            and range_from is None and not lastprivate and not linear and not conditional and len(loops) == 1:
+        cond = skip_guard(inner, set(bind.loop_var_names(body, 1)), em.env)
+        if cond is not None:
+            guard = em.visit(cond)
+            inner = rest_of_body(inner)
+            em.g.remarks.append((d.coord, f"the team's {em.ids.lanes} threads test the skip condition "
+                                            f"'{CPrinter().visit(cond)}' of as many iterations at once, one each, "
+                                            f"and run the first that does not skip, instead of testing one "
+                                            f"iteration at a time"))
     body_text = em.stmt_text(inner)
     if phase is not None:
         body_text = phase[1](body_text)
@@ -276,7 +289,7 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
                   range_from=range_from, lastprivate=lastprivate, iteration_now=now,
                   linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                   loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=em.team_size,
-                  whole_block=em.whole_block, spread=em.spread)
+                  whole_block=em.whole_block, spread=em.spread, guard=guard)
     if transposing is None and dot is None:
         return text
     staging = {"nest": transposing} if transposing is not None else {"dot": dot}
