@@ -1,4 +1,4 @@
-"""Tier 1: a packed team's distribute loop whose body opens with `if (C) continue;` tests C for
+"""Tier 1: a lean SPMD kernel's distribute loop whose body opens with `if (C) continue;` tests C for
 as many iterations as the team has threads at once and runs the first that does not skip
 (analysis/skip_guard.py, loop.j2's guard). Which tests may be made ahead, and the code.
 tests/programs/skip_guards.c checks the answers in both modes, bodies that change later tests
@@ -50,7 +50,7 @@ def test_a_frontier_test_is_made_for_a_warps_iterations_at_once(tmp_path):
 def test_teams_below_a_warp_ballot_their_own_lanes(tmp_path):
     remarks, cu = _remarks(tmp_path, "if (lv[u] < 0 || u % 3 == limit) { continue; }", threads=16)
     assert len(remarks) == 1 and "16 threads" in remarks[0]
-    assert "ompgpu::packed_team_ballot(__take, 16u)" in cu and "__gb += 16;" in cu
+    assert "ompgpu::packed_team_ballot(__take, 16u)" in cu and "__gb += 16u;" in cu
 
 
 def test_tests_that_may_not_be_made_ahead(tmp_path):
@@ -64,10 +64,19 @@ def test_tests_that_may_not_be_made_ahead(tmp_path):
     assert _remarks(tmp_path, "if (lv[u] < 0) continue; else changed = 2;")[0] == []
 
 
-def test_teams_of_a_block_keep_the_test_in_the_body(tmp_path):
-    # 128 threads: a team per block, whose threads would meet in shared memory (not done)
+def test_teams_of_a_block_meet_in_shared_memory(tmp_path):
+    # 128 threads: a team per block; the warps' ballots meet in shared slots
     remarks, cu = _remarks(tmp_path, "if (lv[u] != depth) continue;", threads=128)
-    assert remarks == [] and "packed_team_ballot" not in cu
+    assert len(remarks) == 1 and "the team's 128 threads test" in remarks[0]
+    assert "ompgpu::block_team_first_taker(__take, 128u)" in cu and "packed_team_ballot" not in cu
+
+
+def test_generic_mode_keeps_the_test_in_the_body(tmp_path):
+    src = tmp_path / "k.c"
+    src.write_text(KERNEL.replace("THREADS", "32").replace("GUARD", "if (lv[u] != depth) continue;")
+                   .replace("AFTER", ""))
+    t = translate(str(src), Options(mode="generic"))
+    assert not [r for r in t.remarks if "skip condition" in r] and "__take" not in t.device_cu
 
 
 def test_the_analysis_reads_addresses_and_names():

@@ -1,10 +1,12 @@
-/* Distribute loops whose body opens with `if (C) continue;` (analysis/skip_guard.py): a packed
- * team tests C for as many iterations as it has threads at once and runs the first that does
- * not skip. The team's one thread would have tested C after each earlier iteration of its
- * chunk: here the bodies write what later iterations' tests read (mark[u + 1], mark[u + 2]), so
- * a test made too early, and kept, skips or runs the wrong iterations. Teams of 32, 16 and 8
- * threads; the chunks are dist_schedule(static) blocks of a known size, so no body writes a
- * mark another team tests. Each result is checked against the same loop run on the host. */
+/* Distribute loops whose body opens with `if (C) continue;` (analysis/skip_guard.py): a lean
+ * SPMD kernel's team tests C for as many iterations as it has threads at once and runs the
+ * first that does not skip. The team's one thread would have tested C after each earlier
+ * iteration of its chunk: here the bodies write what later iterations' tests read (mark[u + 1],
+ * mark[u + 2]), so a test made too early, and kept, skips or runs the wrong iterations (a
+ * template that kept the batch's tests gave 2000-2250 wrong a kernel). Teams of 32, 16 and 8
+ * threads (packed, several a block), of 128 and of 100 (a block each); the chunks are
+ * dist_schedule(static) blocks of a known size, so no body writes a mark another team tests.
+ * Each result is checked against the same loop run on the host. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -101,6 +103,23 @@ int main(void) {
     if ((u + 2) % CHUNK > 1 && sum % 5 == 1) m[u + 2] = 0;
   }
   wrong += report("8 threads");
+
+  /* teams of a block: 128 threads, and 100 (a last warp of 4 threads) */
+  for (int threads = 128; threads >= 100; threads -= 28) {
+    reset();
+#pragma omp target teams distribute num_teams(TEAMS) thread_limit(threads) dist_schedule(static) \
+    map(tofrom: m[0:N], o[0:N]) map(to: vals[0:N * 2])
+    for (int u = 0; u < N; u++) {
+      if (m[u] != 0) continue;
+      int sum = 0;
+#pragma omp parallel for reduction(+: sum)
+      for (int e = 0; e < INNER; e++) sum += vals[u + e] & 3;
+      o[u] = sum + (u * 7 + 3) % 11;
+      if ((u + 1) % CHUNK != 0 && sum % 3 == 0) m[u + 1] = 2;
+      if ((u + 2) % CHUNK > 1 && sum % 5 == 1) m[u + 2] = 0;
+    }
+    wrong += report(threads == 128 ? "128 threads" : "100 threads");
+  }
 
   /* a test that calls a math function, and a braced continue; the loop runs backwards */
   reset();

@@ -231,13 +231,17 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
                                         f"iterations where it found its first match (its later iterations could not "
                                         f"change '{found}')"))
     guard = None
-    if schedule_kind == "distribute" and chunk is None and em.ids.packed and not em.spread and phase is None \
+    # a lean SPMD kernel's team, all of whose threads run the distribute loop: packed, or the block
+    team_tests = em.ids.packed or (em.lean and em.in_region == 0)
+    if schedule_kind == "distribute" and chunk is None and team_tests and not em.spread and phase is None \
             and range_from is None and not lastprivate and not linear and not conditional and len(loops) == 1:
         cond = skip_guard(inner, set(bind.loop_var_names(body, 1)), em.env)
         if cond is not None:
-            guard = em.visit(cond)
+            guard = {"cond": em.visit(cond), "threads": f"{em.ids.lanes}u" if em.ids.packed else em.block}
             inner = rest_of_body(inner)
-            em.g.remarks.append((d.coord, f"the team's {em.ids.lanes} threads test the skip condition "
+            threads = str(em.ids.lanes) if em.ids.packed else em.block.rstrip("u")
+            threads = f"{threads} " if threads.isdigit() else ""
+            em.g.remarks.append((d.coord, f"the team's {threads}threads test the skip condition "
                                             f"'{CPrinter().visit(cond)}' of as many iterations at once, one each, "
                                             f"and run the first that does not skip, instead of testing one "
                                             f"iteration at a time"))

@@ -71,6 +71,26 @@ OMPGPU_DEV long long ws_static_chunk_stride(long long chunk) {
   return (long long)detail::team_pos().n * detail::chunk_or_one(chunk);
 }
 
+// A team of the block's threads 0 .. team_size - 1 (several warps) tests a distribute loop's
+// skip condition for as many iterations at once, one a thread (codegen/templates/loop.j2,
+// analysis/skip_guard.py): the number of its first thread whose `take` holds, or team_size
+// when none does; every thread gets it. The caller meets the team before each call (the loop
+// does: the last iteration's stores), so every thread has read the slots of the last call.
+namespace detail {
+static OMPGPU_SHARED unsigned taker_slots[32];
+}
+OMPGPU_DEV unsigned block_team_first_taker(bool take, unsigned team_size) {
+  const unsigned warps = (team_size + 31u) / 32u;
+  const unsigned bits = __ballot_sync(low_lanes_mask(team_lanes_in_warp(warp_id(), team_size)), take);
+  if (lane_id() == 0) detail::taker_slots[warp_id()] = bits;
+  block_barrier();
+  for (unsigned w = 0; w < warps; w++) {
+    const unsigned b = detail::taker_slots[w];
+    if (b) return w * 32u + (unsigned)__ffs((int)b) - 1u;
+  }
+  return team_size;
+}
+
 // dist_schedule(static) without chunk: one contiguous block per team. The forms with `team`
 // and `league` serve packed teams (several teams per block: see packed_team_num), the others
 // a team per block.
