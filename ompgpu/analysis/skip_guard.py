@@ -1,5 +1,5 @@
-"""A loop body that opens by skipping its iteration: `if (C) continue;`, C a test that may be
-evaluated ahead of its turn.
+"""A loop body that opens by skipping its iteration: `if (C) continue;` (or that is one
+`if (!C) { ... }`), C a test that may be evaluated ahead of its turn.
 
 A team whose threads all run its distribute loop's serial code tests C for one iteration at a
 time: most iterations of a frontier scan (`if (level[u] != depth) continue;`) cost the team one
@@ -20,29 +20,44 @@ state the iterations before it had not yet left for the ones it keeps, provided 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from pycparser import c_ast
 
 from ompgpu.analysis.library import PURE_LIBRARY
 from ompgpu.analysis.symbols import Env, stored_lvalues, walk_nodes
 
 
-def skip_guard(body: c_ast.Node, loop_vars: set[str], env: Env) -> c_ast.Node | None:
-    """C of a body `{ if (C) continue; ... }` that may be tested ahead (see the module), else None."""
-    if not isinstance(body, c_ast.Compound) or not body.block_items or len(body.block_items) < 2:
-        return None
-    first = body.block_items[0]
-    if not isinstance(first, c_ast.If) or first.iffalse is not None or not _is_continue(first.iftrue):
+@dataclass(frozen=True)
+class SkipGuard:
+    """A body split at its skip test: the iteration is skipped where `skips` holds, else `rest` runs."""
+    skips: c_ast.Node
+    rest: c_ast.Compound
+
+
+def skip_guard(body: c_ast.Node, loop_vars: set[str], env: Env) -> SkipGuard | None:
+    """The skip test of a body `{ if (C) continue; ... }`, or of a body that is one `if (C) { ... }`
+    (skipped where !C), that may be tested ahead (see the module); else None."""
+    if isinstance(body, c_ast.Compound) and len(body.block_items or []) == 1:
+        body = body.block_items[0]
+    if isinstance(body, c_ast.If) and body.iffalse is None and not _is_continue(body.iftrue):
+        rest = body.iftrue if isinstance(body.iftrue, c_ast.Compound) else \
+            c_ast.Compound(block_items=[body.iftrue], coord=body.iftrue.coord)
+        guard = SkipGuard(c_ast.UnaryOp("!", body.cond, body.cond.coord), rest)
+        test = body.cond
+    elif isinstance(body, c_ast.Compound) and len(body.block_items or []) >= 2:
+        first = body.block_items[0]
+        if not isinstance(first, c_ast.If) or first.iffalse is not None or not _is_continue(first.iftrue):
+            return None
+        guard = SkipGuard(first.cond, c_ast.Compound(block_items=list(body.block_items[1:]), coord=body.coord))
+        test = first.cond
+    else:
         return None
     # names whose value the body may change: assigned, or their address taken
     assigned = {lv.name for lv in stored_lvalues(body) if isinstance(lv, c_ast.ID)}
     assigned |= {n.expr.name for n in walk_nodes(body)
                  if isinstance(n, c_ast.UnaryOp) and n.op == "&" and isinstance(n.expr, c_ast.ID)}
-    return first.cond if _invariant_address_test(first.cond, loop_vars, assigned, env) else None
-
-
-def rest_of_body(body: c_ast.Compound) -> c_ast.Compound:
-    """The body without its opening `if (C) continue;`."""
-    return c_ast.Compound(block_items=list(body.block_items[1:]), coord=body.coord)
+    return guard if _invariant_address_test(test, loop_vars, assigned, env) else None
 
 
 def _is_continue(stmt: c_ast.Node) -> bool:

@@ -102,3 +102,7 @@ def test_the_analysis_reads_addresses_and_names():
     assert guard_of("if (a[i + n] > 0) continue; int *q = &n;") is None    # its address is taken
     assert guard_of("if (a[i]++ > 0) continue; a[i] = 1;") is None
     assert guard_of("if (a[i] > 0) continue;") is None                     # nothing after it to run
+    # a body that is one if: skipped where its condition fails
+    only_if = guard_of("if (a[i] > k) { a[i] = 0; n = 1; }")
+    assert only_if is not None and only_if.skips.op == "!" and len(only_if.rest.block_items) == 2
+    assert guard_of("if (a[i] > k) a[i] = 0; else a[i] = 1;") is None

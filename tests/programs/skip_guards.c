@@ -4,8 +4,9 @@
  * iteration of its chunk: here the bodies write what later iterations' tests read (mark[u + 1],
  * mark[u + 2]), so a test made too early, and kept, skips or runs the wrong iterations (a
  * template that kept the batch's tests gave 2000-2250 wrong a kernel). Teams of 32, 16 and 8
- * threads (packed, several a block), of 128 and of 100 (a block each); the chunks are
- * dist_schedule(static) blocks of a known size, so no body writes a mark another team tests.
+ * threads (packed, several a block), of 128 and of 100 (a block each), and a body that is one
+ * `if (!C) { ... }`; the chunks are dist_schedule(static) blocks of a known size, so no body
+ * writes a mark another team tests.
  * Each result is checked against the same loop run on the host. */
 #include <math.h>
 #include <stdio.h>
@@ -120,6 +121,22 @@ int main(void) {
     }
     wrong += report(threads == 128 ? "128 threads" : "100 threads");
   }
+
+  /* a body that is one if: the iteration is skipped where its condition fails */
+  reset();
+#pragma omp target teams distribute num_teams(TEAMS) thread_limit(32) dist_schedule(static) \
+    map(tofrom: m[0:N], o[0:N]) map(to: vals[0:N * 2])
+  for (int u = 0; u < N; u++) {
+    if (m[u] == 0) {
+      int sum = 0;
+#pragma omp parallel for reduction(+: sum)
+      for (int e = 0; e < INNER; e++) sum += vals[u + e] & 3;
+      o[u] = sum + (u * 7 + 3) % 11;
+      if ((u + 1) % CHUNK != 0 && sum % 3 == 0) m[u + 1] = 2;
+      if ((u + 2) % CHUNK > 1 && sum % 5 == 1) m[u + 2] = 0;
+    }
+  }
+  wrong += report("one if");
 
   /* a test that calls a math function, and a braced continue; the loop runs backwards */
   reset();

@@ -16,7 +16,7 @@ from ompgpu.codegen.cprint import CPrinter
 from ompgpu.analysis.footprint import (TEAM_TILE, WARP, access_key, array_accesses, lane_of, lane_tile,
                                        reads_neighbouring_rows, short_iteration, tile_footprint)
 from ompgpu.analysis.operand_tiles import dot_product_nest, transposing_nest
-from ompgpu.analysis.skip_guard import rest_of_body, skip_guard
+from ompgpu.analysis.skip_guard import skip_guard
 from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.outliner.outline import region_sharing
 from ompgpu.parser.bound import canonical_for
@@ -235,14 +235,14 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
     team_tests = em.ids.packed or (em.lean and em.in_region == 0)
     if schedule_kind == "distribute" and chunk is None and team_tests and not em.spread and phase is None \
             and range_from is None and not lastprivate and not linear and not conditional and len(loops) == 1:
-        cond = skip_guard(inner, set(bind.loop_var_names(body, 1)), em.env)
-        if cond is not None:
-            guard = {"cond": em.visit(cond), "threads": f"{em.ids.lanes}u" if em.ids.packed else em.block}
-            inner = rest_of_body(inner)
+        split = skip_guard(inner, set(bind.loop_var_names(body, 1)), em.env)
+        if split is not None:
+            guard = {"cond": em.visit(split.skips), "threads": f"{em.ids.lanes}u" if em.ids.packed else em.block}
+            inner = split.rest
             threads = str(em.ids.lanes) if em.ids.packed else em.block.rstrip("u")
             threads = f"{threads} " if threads.isdigit() else ""
             em.g.remarks.append((d.coord, f"the team's {threads}threads test the skip condition "
-                                            f"'{CPrinter().visit(cond)}' of as many iterations at once, one each, "
+                                            f"'{CPrinter().visit(split.skips)}' of as many iterations at once, one each, "
                                             f"and run the first that does not skip, instead of testing one "
                                             f"iteration at a time"))
     body_text = em.stmt_text(inner)
