@@ -22,8 +22,8 @@ from ompgpu.outliner.outline import region_sharing
 from ompgpu.parser.bound import canonical_for
 from ompgpu.parser.cfront import sole_statement, walk_nodes
 from ompgpu.parser.clause_rules import int_constant
-from ompgpu.parser import bind
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_binding, loop_header_names, loop_nest, loop_var_names
+from ompgpu.parser.bind import loop_var_names as c_loop_variables
 from ompgpu.parser.directives import Directive
 from ompgpu.codegen.device import data_sharing, parallel, reductions
 from ompgpu.codegen.device.cdecl import cxx_name, integer_words, type_string, is_narrow_integer, is_integer_type
@@ -235,7 +235,7 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
     team_tests = em.ids.packed or (em.lean and em.in_region == 0)
     if schedule_kind == "distribute" and chunk is None and team_tests and not em.spread and phase is None \
             and range_from is None and not lastprivate and not linear and not conditional and len(loops) == 1:
-        split = skip_guard(inner, set(bind.loop_var_names(body, 1)), em.env)
+        split = skip_guard(inner, set(c_loop_variables(body, 1)), em.env)
         if split is not None:
             guard = {"cond": em.visit(split.skips), "threads": f"{em.ids.lanes}u" if em.ids.packed else em.block}
             inner = split.rest
