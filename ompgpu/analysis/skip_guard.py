@@ -11,7 +11,8 @@ made again after it. So C may be evaluated more often and earlier than written, 
 state the iterations before it had not yet left for the ones it keeps, provided that:
 
 - C stores nothing and calls only pure library functions (no assignment, ++/--, other call);
-- C reads no volatile object;
+- C reads no volatile object, and divides only by what it forms without reading memory (an
+  integer divisor read early could be a zero that its turn would not see);
 - every address C reads is the same whenever it is evaluated: it is formed from the loop's
   variables, constants, arrays and names the body never assigns (a subscript or pointer never
   comes from memory), so evaluating it early reads nothing the iteration itself would not read.
@@ -135,7 +136,9 @@ def _invariant_address_test(cond: c_ast.Node, loop_vars: set[str], assigned: set
         if isinstance(n, (c_ast.ArrayRef, c_ast.StructRef)):
             return address(n)
         if isinstance(n, c_ast.BinaryOp):
-            return value(n.left) and value(n.right)
+            # a divisor read from memory could be zero early and not in its turn (a trap, in C)
+            divisor_ok = n.op not in ("/", "%") or no_memory(n.right)
+            return value(n.left) and value(n.right) and divisor_ok
         if isinstance(n, c_ast.UnaryOp):
             if n.op == "*":
                 return address(n.expr)

@@ -101,6 +101,8 @@ def test_the_analysis_reads_addresses_and_names():
     assert guard_of("if (a[i] > 0) continue; int *q = &n;") is not None
     assert guard_of("if (a[i + n] > 0) continue; int *q = &n;") is None    # its address is taken
     assert guard_of("if (a[i]++ > 0) continue; a[i] = 1;") is None
+    assert guard_of("if (k / a[i] > 0) continue; a[i] = 1;") is None         # a divisor read from memory
+    assert guard_of("if (a[i] / (i + 1) > 0) continue; a[i] = 1;") is not None
     assert guard_of("if (a[i] > 0) continue;") is None                     # nothing after it to run
     # a body that is one if: skipped where its condition fails
     only_if = guard_of("if (a[i] > k) { a[i] = 0; n = 1; }")
