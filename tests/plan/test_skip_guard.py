@@ -41,7 +41,7 @@ def _remarks(tmp_path: Path, guard: str, threads: int = 32, after: str = "") -> 
 def test_a_frontier_test_is_made_for_a_warps_iterations_at_once(tmp_path):
     remarks, cu = _remarks(tmp_path, "if (lv[u] != depth) continue;")
     assert len(remarks) == 1 and "the team's 32 threads test the skip condition 'lv[u] != depth'" in remarks[0]
-    assert "ompgpu::packed_team_ballot(__take)" in cu
+    assert "ompgpu::packed_team_first_taker(__take)" in cu
     assert "__take = !(lv[u] != depth);" in cu
     # the body no longer tests it: the first iteration that does not skip runs, the rest is tested again
     assert "if (lv[u] != depth)" not in cu and "__gb = __iv + 1;" in cu
@@ -50,7 +50,7 @@ def test_a_frontier_test_is_made_for_a_warps_iterations_at_once(tmp_path):
 def test_teams_below_a_warp_ballot_their_own_lanes(tmp_path):
     remarks, cu = _remarks(tmp_path, "if (lv[u] < 0 || u % 3 == limit) { continue; }", threads=16)
     assert len(remarks) == 1 and "16 threads" in remarks[0]
-    assert "ompgpu::packed_team_ballot(__take, 16u)" in cu and "__gb += 16u;" in cu
+    assert "ompgpu::packed_team_first_taker(__take, 16u)" in cu and "__gb += 16u;" in cu
 
 
 def test_tests_that_may_not_be_made_ahead(tmp_path):
@@ -68,7 +68,7 @@ def test_teams_of_a_block_meet_in_shared_memory(tmp_path):
     # 128 threads: a team per block; the warps' ballots meet in shared slots
     remarks, cu = _remarks(tmp_path, "if (lv[u] != depth) continue;", threads=128)
     assert len(remarks) == 1 and "the team's 128 threads test" in remarks[0]
-    assert "ompgpu::block_team_first_taker(__take, 128u)" in cu and "packed_team_ballot" not in cu
+    assert "ompgpu::block_team_first_taker(__take, 128u)" in cu and "packed_team_first_taker" not in cu
 
 
 def test_generic_mode_keeps_the_test_in_the_body(tmp_path):

@@ -27,9 +27,10 @@ DENSE_THREADS = 1280
 # What the device code of a packed kernel may call (runtime/device: mapping.cuh, workshare.cuh,
 # parallelism.cuh and ompgpu_compiler_support.cuh): routines that take the team's ids from their
 # arguments or read none. Anything else may read blockIdx, threadIdx or the block's barrier.
-_PACKED_RUNTIME = frozenset({"lane_id", "packed_team_barrier", "packed_team_ballot", "distribute_static_block",
+_PACKED_RUNTIME = frozenset({"lane_id", "packed_team_barrier", "packed_team_first_taker", "distribute_static_block",
                              "distribute_chunk_first", "distribute_chunk_stride", "known_static_block",
-                             "known_static_chunk_first", "known_static_chunk_stride", "known_team_barrier", "packed_team_slot", "packed_thread",
+                             "known_static_chunk_first", "known_static_chunk_stride", "known_team_barrier",
+                             "packed_team_slot", "packed_thread",
                              # spread.cuh's, called with their warp-team argument (<32>)
                              "spread_distribute_begin", "spread_own", "spread_help", "spread_split", "spread_chunk",
                              "spread_slice", "spread_put", "spread_arrive", "spread_gather", "spread_done",

@@ -239,8 +239,8 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
         if split is not None:
             guard = {"cond": em.visit(split.skips), "threads": f"{em.ids.lanes}u" if em.ids.packed else em.block}
             inner = split.rest
-            threads = str(em.ids.lanes) if em.ids.packed else em.block.rstrip("u")
-            threads = f"{threads} " if threads.isdigit() else ""
+            known = em.ids.lanes if em.ids.packed else em.plan.exact_threads   # 0: blockDim.x
+            threads = f"{known} " if known else ""
             em.g.remarks.append((d.coord, f"the team's {threads}threads test the skip condition "
                                             f"'{CPrinter().visit(split.skips)}' of as many iterations at once, one each, "
                                             f"and run the first that does not skip, instead of testing one "

@@ -50,13 +50,16 @@ OMPGPU_DEV unsigned packed_thread(unsigned lanes) { return threadIdx.x & (lanes 
 OMPGPU_DEV unsigned packed_team_mask(unsigned lanes) { return low_lanes_mask(lanes) << (lane_id() & ~(lanes - 1u)); }
 OMPGPU_DEV void packed_team_barrier(unsigned lanes) { __syncwarp(packed_team_mask(lanes)); }
 OMPGPU_DEV unsigned packed_team_slot(unsigned lanes) { return threadIdx.x / lanes; }
-// The team's threads whose `take` holds, as bits 0 .. lanes - 1 (bit t: the team's thread t).
-OMPGPU_DEV unsigned packed_team_ballot(bool take, unsigned lanes) {
+// A packed team tests a distribute loop's skip condition for as many iterations at once, one a
+// thread (codegen/templates/loop.j2): the number of its first thread whose `take` holds, or
+// `lanes` when none does; every thread gets it (block_team_first_taker's, for packed teams).
+OMPGPU_DEV unsigned packed_team_first_taker(bool take, unsigned lanes) {
   const unsigned mask = packed_team_mask(lanes);
-  return (__ballot_sync(mask, take) & mask) >> (lane_id() & ~(lanes - 1u));
+  const unsigned bits = (__ballot_sync(mask, take) & mask) >> (lane_id() & ~(lanes - 1u));
+  return bits ? (unsigned)__ffs((int)bits) - 1u : lanes;
 }
 OMPGPU_DEV unsigned packed_team_num(unsigned teams_per_block) { return packed_team_num(teams_per_block, 32u); }
-OMPGPU_DEV unsigned packed_team_ballot(bool take) { return packed_team_ballot(take, 32u); }
+OMPGPU_DEV unsigned packed_team_first_taker(bool take) { return packed_team_first_taker(take, 32u); }
 OMPGPU_DEV void packed_team_barrier() { packed_team_barrier(32u); }
 OMPGPU_DEV unsigned packed_team_slot() { return packed_team_slot(32u); }
 
