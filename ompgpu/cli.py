@@ -25,6 +25,9 @@ def _keep_bytecode() -> None:
 def main(argv: list[str] | None = None) -> int:
     _keep_bytecode()
     argv = list(sys.argv[1:] if argv is None else argv)
+    # `ompgpu cc --help` / `ompgpu cc --version` answer as `ompgpu --help` does (gcc's own).
+    if argv[:1] == ["cc"] and argv[1:2] and argv[1] in ("-h", "--help", "--version", "-V"):
+        argv = argv[1:]
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(USAGE, end="")
         return 0 if argv else 2

@@ -36,6 +36,19 @@ def test_help_without_arguments(capsys):
     assert "usage: ompgpu cc" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_cc_help_prints_the_usage(capsys, flag):
+    """`ompgpu cc --help`, as `gcc --help`: the usage, status 0, not an unknown argument."""
+    assert main(["cc", flag]) == 0
+    out = capsys.readouterr()
+    assert "usage: ompgpu cc" in out.out and "unknown argument" not in out.err
+
+
+def test_cc_version(capsys):
+    assert main(["cc", "--version"]) == 0
+    assert capsys.readouterr().out.startswith("ompgpu ")
+
+
 def test_gcc_style_flags_are_understood():
     o = parse_cc_args(["-O3", "-g", "-DN=4", "-I", "inc", "-Ufoo", "-lm", "-L/x", "-std=c11", "-w", "-v", "-fopenmp",
                        "-fopenmp-targets=nvptx64-nvidia-cuda", "--offload-arch=sm_80", "-c", "-o", "x.o", "a.c"])
