@@ -281,6 +281,10 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
                                         f"as a tile of {TEAM_TILE[0]} x {TEAM_TILE[1]} ('{loops[0].var}' by "
                                         f"'{loops[1].var}'), whose rows share what they read in L1, where the team "
                                         f"has {TEAM_TILE[0] * TEAM_TILE[1]} threads"))
+    # A cyclic loop of a known team, with a small body: its one-iteration-per-thread path (loop.j2 one_round)
+    one_round = ((schedule_kind, chunk) == ("static", "1") and bool(em.team_size) and not em.spread and batch is None
+                 and first_match is None and team_tile is None and phase is None and not conditional
+                 and _may_appear_more_than_once(inner) and not _has_loop(inner))
     em.conditional_stores = saved_stores
     em.env = saved
     aligned = em.aligned()
@@ -293,7 +297,7 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
                   range_from=range_from, lastprivate=lastprivate, iteration_now=now,
                   linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                   loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=em.team_size,
-                  whole_block=em.whole_block, spread=em.spread, guard=guard)
+                  whole_block=em.whole_block, spread=em.spread, guard=guard, one_round=one_round)
     if transposing is None and dot is None:
         return text
     staging = {"nest": transposing} if transposing is not None else {"dot": dot}
@@ -314,6 +318,12 @@ def _may_appear_more_than_once(body: c_ast.Node) -> bool:
     objects)."""
     return not any(isinstance(n, c_ast.Label) or (isinstance(n, c_ast.Decl) and "static" in (n.storage or []))
                    for n in walk_nodes(body))
+
+
+def _has_loop(body: c_ast.Node) -> bool:
+    """Whether a loop body holds a loop of its own: emitted twice (loop.j2 one_round), such a
+    body would double a kernel's largest code for the little that a loop's set-up costs it."""
+    return any(isinstance(n, (c_ast.For, c_ast.While, c_ast.DoWhile)) for n in walk_nodes(body))
 
 
 def _stageable_nest(em, d: Directive, body: c_ast.Node) -> bool:
