@@ -1,15 +1,17 @@
 """Start-up and transfer benchmark (issue 33): ompgpu against clang 19 and CUDA.
 
     python bench/startup/startup.py build OUT [--peers .peers]
-        (CPU machine) builds first_region.c and transfer.c with ompgpu and clang 19 offload,
-        first_region.cu and transfer.cu with nvcc, into OUT/bin; copies this script to OUT.
+        (CPU machine) builds first_region.c, transfer.c and region_cost.c with ompgpu and clang
+        19 offload, their .cu with nvcc, into OUT/bin; copies this script to OUT.
     python3 OUT/startup.py run OUT [--csv FILE] [--runs 5] [--max-mb 4096]
         (GPU machine, standard library only; source .peers/bin/peer-env.sh first) runs them:
         the first target region after 0 and 500 ms of host work (each binary `runs` times, a
         fresh process each), ompgpu also with OMPGPU_STARTUP=background (main runs while the
         devices start) and OMPGPU_STARTUP=lazy (start-up at the first
         construct, as before issue 33); then the bandwidth of each direction by size, ompgpu
-        with and without its pinned staging, clang, and CUDA from pageable and pinned memory.
+        with and without its pinned staging, clang, and CUDA from pageable and pinned memory;
+        then what one synchronous target region costs (region_cost: ompgpu, clang, and CUDA's
+        launch and wait, `runs` times each).
         One CSV row per measurement; a summary of medians and ratios on stdout.
 """
 from __future__ import annotations
@@ -42,9 +44,10 @@ TRANSFER = [
     ("cuda-pageable", "transfer.cuda", ["pageable"], {}),
     ("cuda-pinned", "transfer.cuda", ["pinned"], {}),
 ]
+REGION_COST = [("ompgpu", "region_cost.ompgpu"), ("clang", "region_cost.clang"), ("cuda", "region_cost.cuda")]
 FIELDS = ["device", "date", "commit", "bench", "compiler", "host_ms", "run", "region_ms", "main_to_end_ms",
           "process_ms", "bytes", "to_gbs", "from_gbs", "fresh_from_gbs", "both_gbs", "four_to_gbs", "four_from_gbs",
-          "status"]
+          "case", "us", "status"]
 
 
 def build(out: Path, peers: Path) -> int:
@@ -52,7 +55,7 @@ def build(out: Path, peers: Path) -> int:
     bindir.mkdir(parents=True, exist_ok=True)
     nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
     cmds = []
-    for prog in ("first_region", "transfer"):
+    for prog in ("first_region", "transfer", "region_cost"):
         cmds.append([sys.executable, "-m", "ompgpu", "cc", "-O3", str(HERE / f"{prog}.c"), "-o", str(bindir / f"{prog}.ompgpu")])
         cmds.append([str(peers / "bin" / "clang-offload"), "-O3", str(HERE / f"{prog}.c"), "-o", str(bindir / f"{prog}.clang")])
         cmds.append([nvcc, "-O3", "-arch=sm_90", str(HERE / f"{prog}.cu"), "-o", str(bindir / f"{prog}.cuda")])
@@ -117,6 +120,17 @@ def run(out: Path, csv_path: Path, runs: int, max_mb: int) -> int:
                              from_gbs=got["from_gbs"], fresh_from_gbs=got.get("fresh_from_gbs", ""),
                              both_gbs=got.get("both_gbs", ""), four_to_gbs=got.get("four_to_gbs", ""),
                              four_from_gbs=got.get("four_from_gbs", ""), status=status))
+    for r in range(runs):
+        for name, binary in REGION_COST:
+            p = subprocess.run([str(out / "bin" / binary)], capture_output=True, text=True, timeout=300,
+                               env=dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY"))
+            got = parse(p.stdout, "region_cost")
+            status = "PASS" if p.returncode == 0 and "PASS" in p.stdout.split() and got else "FAIL"
+            bad += status != "PASS"
+            if status != "PASS":
+                print(p.stdout[-2000:], p.stderr[-2000:], file=sys.stderr)
+            rows += [dict(base, bench="region_cost", compiler=name, run=r, case=g["case"], us=g["us"], status=status)
+                     for g in got]
     with open(csv_path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=FIELDS)
         w.writeheader()
@@ -149,6 +163,13 @@ def summary(rows: list[dict]) -> str:
             more = "".join(f" / {float(sel[0][k]):.2f}" for k in ("fresh_from_gbs", "both_gbs") if sel and sel[0].get(k))
             cells.append(f"{float(sel[0]['to_gbs']):.2f} / {float(sel[0]['from_gbs']):.2f}{more}" if sel else "-")
         out.append(f"| {size} | " + " | ".join(cells) + " |")
+    out += ["", "One synchronous target region, us (median over the runs; CUDA: a launch and its wait):", ""]
+    for name, _ in REGION_COST:
+        cases = {}
+        for r in rows:
+            if r["bench"] == "region_cost" and r["compiler"] == name:
+                cases.setdefault(r["case"], []).append(float(r["us"]))
+        out += [f"| {name} | {case} | {statistics.median(v):.2f} |" for case, v in cases.items()]
     return "\n".join(out)
 
 
