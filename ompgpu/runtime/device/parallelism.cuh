@@ -306,6 +306,20 @@ OMPGPU_DEV void spmd_parallel_begin_uniform() { detail::thr_ref().ps |= 1u; }
 
 // Team size of an SPMD region with num_threads(req): the team comes from the block.
 OMPGPU_DEV unsigned spmd_team_size(int req) { return detail::team_size_of(req, blockDim.x); }
+// Before such a region of a lean SPMD kernel (no team state set up at its start), by every
+// thread of the block: a team of more than a warp that is no whole number of warps and not the
+// block meets on the counting barrier (known_team_barrier), whose count and round live in team
+// state; shared memory starts undefined on a GPU, so they are zeroed here. Without this, such a
+// team (num_threads(40), a conditional lastprivate's barriers) waited for a count it never
+// reached on an H200 (session 16, run 10); the emulator's shared variables start at zero.
+OMPGPU_DEV void spmd_sized_begin(unsigned ts) {
+  if (ts <= 32u || (ts & 31u) == 0u || ts == blockDim.x) return;
+  if (threadIdx.x == 0) {
+    detail::team_state.count_bar_arrived = 0;
+    detail::team_state.count_bar_round = 0;
+  }
+  block_barrier();
+}
 // Entry of an SPMD region with num_threads, by the team's threads only (threadIdx.x < ts).
 // The loop sequence number is kept: the dispatch ring's tags follow it.
 OMPGPU_DEV void spmd_parallel_begin_sized(unsigned ts) { detail::thr_ref().ps = (unsigned short)((ts << 1) | 1u); }

@@ -1,7 +1,7 @@
 // Device-runtime test program: reductions (every RedOp x every type, generic teams of
 // several sizes incl. a partial warp, SPMD blocks incl. partial last warps, teams of one,
 // several teams into one target) and atomics (every AtomicOp x every type: contention and
-// exact old/new semantics, sub-word neighbours).
+// exact old/new semantics, sub-word neighbours); a lean SPMD team with a partial last warp.
 #include "harness.cuh"
 
 using ompgpu::RedOp;
@@ -320,7 +320,45 @@ static void test_atomic_type(const char *tname) {
   X(char) X(signed char) X(unsigned char) X(short) X(unsigned short) X(int) X(unsigned) X(long) X(unsigned long) \
       X(long long) X(unsigned long long) X(float) X(double)
 
+// A lean SPMD kernel (no kernel_init) with a team of num_threads(40): a partial last warp, so the
+// team meets on the counting barrier, whose count and round live in team state that nothing set
+// up. On a GPU shared memory starts undefined: the kernel writes garbage there first, as a GPU
+// may hold; spmd_sized_begin must zero it, or the team waits for a count it never reaches.
+extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_lean_sized(int *out, int rounds) {
+  if (threadIdx.x == 0) {
+    ompgpu::detail::team_state.count_bar_arrived = 12345u;
+    ompgpu::detail::team_state.count_bar_round = 77u;
+  }
+  ompgpu::block_barrier();
+  const unsigned ts = ompgpu::spmd_team_size(40);
+  ompgpu::spmd_sized_begin(ts);
+  if (threadIdx.x < ts) {
+    for (int r = 0; r < rounds; r++) {
+      if (threadIdx.x == (unsigned)r % ts) atomicAdd(&out[blockIdx.x], 1);
+      ompgpu::known_team_barrier(ts);   // every thread sees the round's one increment
+      if (out[blockIdx.x] != r + 1) atomicAdd(&out[gridDim.x + blockIdx.x], 1);
+      ompgpu::known_team_barrier(ts);
+    }
+  }
+}
+
+static void test_lean_sized_team() {
+  BEGIN_TEST("lean SPMD team of 40 threads: the counting barrier's state zeroed before use");
+  DevBuf<int> out(2 * 4);
+  for (int blk : {64, 128}) {
+    out.zero();
+    OMPGPU_LAUNCH_KERNEL(__omp_offloading_lean_sized, 4, blk, 0, 0, out.d, 5);
+    dev_errors_ok("lean_sized");
+    auto h = out.get();
+    for (int b = 0; b < 4; b++)
+      HCHECK(h[b] == 5 && h[4 + b] == 0, "block size %d, block %d: %d rounds, %d threads saw a wrong count", blk, b, h[b],
+             h[4 + b]);
+  }
+  END_TEST();
+}
+
 int main() {
+  test_lean_sized_team();
 #define RUN(T) test_red_type<T>(#T);
   FOR_TYPES(RUN)
 #undef RUN
