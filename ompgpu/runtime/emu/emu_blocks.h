@@ -9,6 +9,30 @@ namespace ompgpu_emu {
 // ----- running blocks -------------------------------------------------------------------------
 void prepare_exec(Exec &e);
 
+// Functions run at the start of every block, on the OS thread that runs it, before its threads:
+// shared memory starts undefined on a GPU, but the emulator's shared variables are thread_local
+// (zero at first, then what the last block on that OS thread left), so the device runtime
+// registers a function that makes its own shared state garbage (state.cuh), and code that reads
+// it before setting it fails here as it would on a GPU. One list for the process (inline: one
+// instance across translation units); registered from static initializers, before any launch.
+using BlockStartHook = void (*)();
+struct BlockStartHooks {
+  static constexpr int kMax = 64;
+  BlockStartHook fn[kMax] = {};
+  int n = 0;
+};
+inline BlockStartHooks &block_start_hooks() {
+  static BlockStartHooks h;
+  return h;
+}
+inline bool register_block_start_hook(BlockStartHook f) {
+  BlockStartHooks &h = block_start_hooks();
+  for (int i = 0; i < h.n; i++)
+    if (h.fn[i] == f) return true;
+  if (h.n < BlockStartHooks::kMax) h.fn[h.n++] = f;
+  return true;
+}
+
 // Address space for kMaxThreads fiber stacks is reserved once per OS thread (pages are
 // only backed when touched); guard pages are set up as more threads are needed.
 inline void ensure_stacks(Exec &e, unsigned n) {
