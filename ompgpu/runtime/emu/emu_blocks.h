@@ -14,12 +14,17 @@ void prepare_exec(Exec &e);
 // (zero at first, then what the last block on that OS thread left), so the device runtime
 // registers a function that makes its own shared state garbage (state.cuh), and code that reads
 // it before setting it fails here as it would on a GPU. One list for the process (inline: one
-// instance across translation units); registered from static initializers, before any launch.
+// instance across translation units), registered from static initializers: a shared object
+// loaded while blocks run (the Python API's modules) adds to it under the lock and publishes
+// the count last, so a block reads only registered entries. Entries are never removed: an
+// object unloaded with dlclose would leave its function behind (the emulator's users do not).
+// Past kMax translation units, the later ones' state starts as before (zero on a thread's first block).
 using BlockStartHook = void (*)();
 struct BlockStartHooks {
   static constexpr int kMax = 64;
   BlockStartHook fn[kMax] = {};
-  int n = 0;
+  int n = 0;   // __atomic_load_n / __atomic_store_n, as the emulator's other shared words
+  Mutex mu;
 };
 inline BlockStartHooks &block_start_hooks() {
   static BlockStartHooks h;
@@ -27,9 +32,14 @@ inline BlockStartHooks &block_start_hooks() {
 }
 inline bool register_block_start_hook(BlockStartHook f) {
   BlockStartHooks &h = block_start_hooks();
-  for (int i = 0; i < h.n; i++)
+  Guard g(h.mu);
+  const int n = h.n;
+  for (int i = 0; i < n; i++)
     if (h.fn[i] == f) return true;
-  if (h.n < BlockStartHooks::kMax) h.fn[h.n++] = f;
+  if (n < BlockStartHooks::kMax) {
+    h.fn[n] = f;
+    __atomic_store_n(&h.n, n + 1, __ATOMIC_RELEASE);
+  }
   return true;
 }
 
