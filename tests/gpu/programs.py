@@ -2,9 +2,11 @@
 
     python tests/gpu/programs.py build OUT [--offload=cuda] [ompgpu flags...]
         compiles tests/programs/*.c with `ompgpu cc` into OUT (binaries + .expected files)
-    python3 OUT/programs.py run OUT [--sanitize=memcheck,racecheck,synccheck] [--log FILE]
+    python3 OUT/programs.py run OUT [--sanitize=memcheck,racecheck,synccheck] [--log=FILE] [--timeout=S]
         runs every binary (OMP_TARGET_OFFLOAD=MANDATORY), compares stdout with .expected,
-        optionally under compute-sanitizer, and prints one line per program and a summary
+        optionally under compute-sanitizer, and prints one line per program and a summary;
+        a program still running after S seconds (default 600) is killed and reported TIMEOUT,
+        so that one hang does not end the run
 
 `run` needs only the Python standard library, so it works on a machine without ompgpu.
 """
@@ -38,7 +40,7 @@ def build(out: Path, flags: list[str]) -> int:
     return 1 if failed else 0
 
 
-def run(folder: Path, sanitize: list[str], log) -> int:
+def run(folder: Path, sanitize: list[str], log, timeout: float) -> int:
     env = dict(os.environ, OMP_TARGET_OFFLOAD="MANDATORY")
     folder = folder.resolve()
     binaries = sorted(p.with_suffix("") for p in folder.glob("*.expected"))
@@ -46,9 +48,13 @@ def run(folder: Path, sanitize: list[str], log) -> int:
     for exe in binaries:
         expected = exe.with_suffix(".expected").read_text()
         t0 = time.time()
-        r = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=600, cwd=folder)
+        try:
+            r = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=timeout, cwd=folder)
+        except subprocess.TimeoutExpired as e:
+            r = subprocess.CompletedProcess(e.cmd, -9, _text(e.stdout), _text(e.stderr))
         ok = r.returncode == 0 and r.stdout == expected
-        status = "PASS" if ok else ("WRONG" if r.returncode == 0 else f"FAIL(rc={r.returncode})")
+        status = "PASS" if ok else ("WRONG" if r.returncode == 0 else
+                                    "TIMEOUT" if r.returncode == -9 else f"FAIL(rc={r.returncode})")
         notes = []
         for tool in sanitize:
             s = subprocess.run(["compute-sanitizer", f"--tool={tool}", "--error-exitcode=99", str(exe)],
@@ -71,17 +77,26 @@ def run(folder: Path, sanitize: list[str], log) -> int:
     return 1 if failed else 0
 
 
+def _text(out) -> str:
+    """What a killed program had written (TimeoutExpired holds bytes even in text mode)."""
+    if out is None:
+        return ""
+    return out.decode(errors="replace") if isinstance(out, bytes) else out
+
+
 def main(argv: list[str]) -> int:
     if len(argv) >= 2 and argv[0] == "build":
         return build(Path(argv[1]), argv[2:] or ["--offload=cuda"])
     if len(argv) >= 2 and argv[0] == "run":
-        sanitize, log = [], None
+        sanitize, log, timeout = [], None, 600.0
         for a in argv[2:]:
             if a.startswith("--sanitize="):
                 sanitize = [t for t in a.split("=", 1)[1].split(",") if t]
             elif a.startswith("--log="):
                 log = open(a.split("=", 1)[1], "w")
-        return run(Path(argv[1]), sanitize, log or open(os.devnull, "w"))
+            elif a.startswith("--timeout="):
+                timeout = float(a.split("=", 1)[1])
+        return run(Path(argv[1]), sanitize, log or open(os.devnull, "w"), timeout)
     print(__doc__)
     return 2
 
