@@ -284,6 +284,28 @@ def test_profile_trace_is_chrome_trace_json(tmp_path):
     starts = [e["ts"] for e in kernels]
     assert starts == sorted(starts) and all(t >= 0 for t in starts)
 
+    # Copies staged through the pinned buffers (every copy of 4 KB or more, here the kernel's 8000
+    # bytes each way) show their chunks: each chunk's DMA inside its copy, on the copy's track;
+    # each chunk's host side on a track of its staging buffer, named for it.
+    assert not [e for e in events if e.get("cat") == "staging"]   # the copies above were not staged
+    staged = run(exe, OMPGPU_PROFILE=str(trace), OMPGPU_STAGING_MIN_BYTES="4096")
+    assert staged.returncode == 0 and staged.stdout == "1998\n", staged.stderr
+    events = json.loads(trace.read_text())["traceEvents"]
+    tracks = {(e["pid"], e["tid"]): e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
+    chunks = [e for e in events if e.get("cat") == "staging"]
+    for direction in ("to", "from"):
+        copies = [e for e in events if e.get("cat") == "transfer" and e["name"] == f"copy {direction} device"
+                  and e["args"]["bytes"] == 8000]
+        dmas = [e for e in chunks if e["name"] == f"chunk DMA {direction} device"]
+        host_sides = [e for e in chunks if e["name"] == ("into" if direction == "to" else "out of") + " staging buffer"]
+        assert len(copies) == 3 and len(dmas) == 3 and len(host_sides) == 3, (direction, copies, dmas)
+        for copy, dma in zip(copies, dmas):
+            assert (dma["pid"], dma["tid"]) == (copy["pid"], copy["tid"]) and dma["args"]["bytes"] == 8000
+            assert copy["ts"] <= dma["ts"] and dma["ts"] + dma["dur"] <= copy["ts"] + copy["dur"] + 1e-3, (copy, dma)
+        for side in host_sides:
+            assert side["pid"] == 0 and side["dur"] >= 0 and side["args"]["chunk"] == 0
+            assert tracks[(0, side["tid"])] == f"staging buffer {side['args']['buffer']} {direction} GPU 0"
+
 
 def test_profile_trace_unwritable_is_a_warning(tmp_path):
     exe = build(tmp_path, "profiled", PROFILED)

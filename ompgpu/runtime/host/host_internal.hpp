@@ -380,6 +380,17 @@ void profile_construct(const Loc &loc, double start_us, double end_us);
 // An allocation of `bytes` (0: device memory freed) that took `ms` in CUDA.
 void profile_alloc(const Loc &loc, int device, std::size_t bytes, double ms);
 void profile_wait(const Loc &loc, const char *what, double start_us, double end_us);
+// One chunk of a copy staged through the pinned buffers (transfer.cpp): when its host side
+// (its pieces copied into or out of its buffer) and its DMA ran, as the copying thread saw them.
+struct StagedChunk {
+  double host_start_us, host_end_us, dma_start_us, dma_end_us;
+  std::size_t bytes;
+  int buffer;
+};
+// A staged copy's chunks: the DMAs on the copy's stream track, the host sides on a track per
+// staging buffer, so that the trace shows whether the two overlap.
+void profile_staged_chunks(const Loc &loc, int device, const void *stream, bool to_device,
+                           const std::vector<StagedChunk> &chunks);
 
 // ---------------------------------------------------------------- target.cpp
 // Loads kernel k's device code on dev (selected) and records its residency at the team size it

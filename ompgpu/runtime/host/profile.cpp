@@ -6,7 +6,10 @@
 //                              (what NV_ACC_TIME prints for OpenACC programs)
 //   OMPGPU_PROFILE=trace.json  the table, and a Chrome trace-event file (Perfetto,
 //                              chrome://tracing): kernels and transfers on a track per device
-//                              and stream, the host's waits for them on a track per thread
+//                              and stream, the host's waits for them on a track per thread;
+//                              a copy staged through the pinned buffers also shows each
+//                              chunk's DMA inside it and each chunk's host side on a track
+//                              per staging buffer
 //
 // Kernel times come from CUDA events recorded around each launch on the construct's stream
 // (created only when profiling); transfers are timed on the host around the copy, which is
@@ -19,6 +22,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
+#include <tuple>
 
 namespace ompgpu_host {
 namespace {
@@ -51,6 +55,7 @@ struct Profile {
   std::vector<TraceEvent> trace;
   std::map<std::thread::id, long long> host_threads;  // trace track of each host thread
   std::map<std::pair<int, const void *>, long long> streams;   // (device, stream) -> track
+  std::map<std::tuple<int, bool, int>, long long> staging;     // (device, to it, buffer) -> host track
   std::map<int, std::string> device_names;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 };
@@ -102,6 +107,14 @@ long long stream_track(Profile &p, int device, const void *stream) {
     for (auto &s : p.streams) n += s.first.first == device;
     it = p.streams.emplace(key, n).first;
   }
+  return it->second;
+}
+
+// Host tracks of the staging buffers, numbered after any host thread's (tid 1000000 on).
+long long staging_track(Profile &p, int device, bool to_device, int buffer) {
+  auto key = std::make_tuple(device, to_device, buffer);
+  auto it = p.staging.find(key);
+  if (it == p.staging.end()) it = p.staging.emplace(key, 1000000 + static_cast<long long>(p.staging.size())).first;
   return it->second;
 }
 
@@ -177,6 +190,12 @@ void write_trace(Profile &p, const std::string &path) {
     sep();
     std::fprintf(f, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %lld, \"args\": {\"name\": \"stream %lld\"}}",
                  1 + s.first.first, s.second, s.second);
+  }
+  for (auto &b : p.staging) {
+    sep();
+    std::fprintf(f, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": %lld, \"args\": {\"name\": "
+                    "\"staging buffer %d %s GPU %d\"}}",
+                 b.second, std::get<2>(b.first), std::get<1>(b.first) ? "to" : "from", std::get<0>(b.first));
   }
   for (auto &h : p.host_threads) {
     sep();
@@ -259,6 +278,23 @@ void profile_transfer(const Loc &loc, int device, const void *stream, bool to_de
   p.trace.push_back({to_device ? "copy to device" : "copy from device", "transfer",
                      loc_args(loc) + strprintf(", \"bytes\": %zu", bytes), start_us, end_us - start_us, 1 + device,
                      stream_track(p, device, stream)});
+}
+
+void profile_staged_chunks(const Loc &loc, int device, const void *stream, bool to_device,
+                           const std::vector<StagedChunk> &chunks) {
+  if (env().profile == "1") return;
+  Profile &p = recording();
+  std::lock_guard<std::mutex> g(p.mu);
+  note_device(p, device);
+  const long long dma_track = stream_track(p, device, stream);
+  for (std::size_t c = 0; c < chunks.size(); ++c) {
+    const StagedChunk &k = chunks[c];
+    const std::string args = loc_args(loc) + strprintf(", \"chunk\": %zu, \"bytes\": %zu, \"buffer\": %d", c, k.bytes, k.buffer);
+    p.trace.push_back({to_device ? "chunk DMA to device" : "chunk DMA from device", "staging", args, k.dma_start_us,
+                       k.dma_end_us - k.dma_start_us, 1 + device, dma_track});
+    p.trace.push_back({to_device ? "into staging buffer" : "out of staging buffer", "staging", args, k.host_start_us,
+                       k.host_end_us - k.host_start_us, 0, staging_track(p, device, to_device, k.buffer)});
+  }
 }
 
 void profile_alloc(const Loc &loc, int device, std::size_t bytes, double ms) {

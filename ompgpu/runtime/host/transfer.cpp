@@ -451,6 +451,31 @@ double seconds_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// What a staged copy records of its chunks for OMPGPU_PROFILE's trace (log null: nothing, and no
+// clock is read).
+struct ChunkLog {
+  std::vector<StagedChunk> *log;
+  double now() const { return log ? profile_now_us() : 0; }
+  void start(const Cut &cut, std::size_t buffers) {
+    if (!log) return;
+    log->assign(cut.chunks, StagedChunk{});
+    for (std::size_t c = 0; c < cut.chunks; ++c) {
+      (*log)[c].bytes = cut.chunk_len(c);
+      (*log)[c].buffer = static_cast<int>(c % buffers);
+    }
+  }
+  void host_start(std::size_t c, double t) { if (log && c < log->size()) (*log)[c].host_start_us = t; }
+  void host_end(std::size_t c, double t) { if (log && c < log->size()) (*log)[c].host_end_us = t; }
+  void dma_start(std::size_t c, double t) { if (log && c < log->size()) (*log)[c].dma_start_us = t; }
+  void dma_end(std::size_t c, double t) { if (log && c < log->size()) (*log)[c].dma_end_us = t; }
+  // DMAs the copying thread did not see end before the stream's synchronisation: ended by then.
+  void finish(double t) {
+    if (!log) return;
+    for (StagedChunk &k : *log)
+      if (k.dma_end_us == 0) k.dma_end_us = t;
+  }
+};
+
 // Before a staged copy to the device refills the buffers from their start: the DMAs that small
 // copies left queued from them are complete.
 cudaError_t drain_small_copies(Staging &st) {
@@ -509,22 +534,28 @@ cudaError_t small_from_device(Staging &st, cudaStream_t s, void *dst, const void
   return err;
 }
 
-cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char *src, std::size_t size) {
+cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char *src, std::size_t size, ChunkLog trace) {
   if (const cudaError_t err = drain_small_copies(st)) return err;
   const Cut cut = cut_for(st, size);
   const std::size_t B = static_cast<std::size_t>(st.buffers);
+  trace.start(cut, B);
   Job job;
   staging_job(&job, cut, st, const_cast<char *>(src), true);
   job.released = std::min(B, cut.chunks) * cut.pieces_per_chunk;
   int slot;
   job.max_workers = tuner(true).helpers(pool().workers(), size >= kTunedBytes, &slot);
   const double t0 = seconds_now();
+  const double trace_t0 = trace.now();
+  for (std::size_t c = 0; c < std::min(B, cut.chunks); ++c) trace.host_start(c, trace_t0);
   pool().submit(&job);
   cudaError_t err = cudaSuccess;
   std::size_t issued = 0, retired = 0;   // chunks whose DMA is queued; of those, complete
   while (issued < cut.chunks && err == cudaSuccess) {
     if (job.group_done(issued)) {   // its host side is done: its DMA goes
       const std::size_t b = issued % B;
+      const double t = trace.now();
+      trace.host_end(issued, t);
+      trace.dma_start(issued, t);
       err = cudaMemcpyAsync(dst + issued * cut.chunk, st.buffer[b], cut.chunk_len(issued), cudaMemcpyHostToDevice, s);
       if (err == cudaSuccess) err = cudaEventRecord(st.drained[b], s);
       ++issued;
@@ -533,7 +564,10 @@ cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char 
     if (retired < issued) {   // a buffer whose DMA is complete takes the next chunk
       const cudaError_t q = cudaEventQuery(st.drained[retired % B]);
       if (q == cudaSuccess) {
+        const double t = trace.now();
+        trace.dma_end(retired, t);
         ++retired;
+        trace.host_start(retired + B - 1, t);
         pool().release(&job, (retired + B) * cut.pieces_per_chunk);
         continue;
       }
@@ -551,6 +585,7 @@ cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char 
   }
   pool().withdraw(&job);
   const cudaError_t done = cudaStreamSynchronize(s);
+  trace.finish(trace.now());
   if (err == cudaSuccess && done == cudaSuccess) tuner(true).record(slot, size, seconds_now() - t0);
   return err != cudaSuccess ? err : done;
 }
@@ -577,7 +612,7 @@ void fault_in_job(Job *job, char *dst, std::size_t size, std::atomic<bool> *unsu
   };
 }
 
-cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const char *src, std::size_t size) {
+cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const char *src, std::size_t size, ChunkLog trace) {
   // Destination pages the process has not touched yet (a fresh malloc: a program's result
   // arrays) cost a page fault each inside the copy (OMPGPU_FRESH_PAGES, host_internal.hpp).
   const int fresh_mode = env().fresh_pages;
@@ -592,6 +627,7 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   }
   const Cut cut = cut_for(st, size);
   const std::size_t B = static_cast<std::size_t>(st.buffers);
+  trace.start(cut, B);
   Job job;
   staging_job(&job, cut, st, dst, false);
   // Copies into fresh memory are timed by its faults, not by the helpers: not recorded.
@@ -603,6 +639,7 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   std::size_t issued = 0, arrived = 0, finished = 0;   // chunks: DMA queued; DMA complete; copied out
   auto issue = [&](std::size_t c) {
     const std::size_t b = c % B;
+    trace.dma_start(c, trace.now());
     cudaError_t e = cudaMemcpyAsync(st.buffer[b], src + c * cut.chunk, cut.chunk_len(c), cudaMemcpyDeviceToHost, s);
     return e == cudaSuccess ? cudaEventRecord(st.drained[b], s) : e;
   };
@@ -611,6 +648,9 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
     if (arrived < issued) {   // a chunk that arrived is copied out by the helpers
       const cudaError_t q = cudaEventQuery(st.drained[arrived % B]);
       if (q == cudaSuccess) {
+        const double t = trace.now();
+        trace.dma_end(arrived, t);
+        trace.host_start(arrived, t);
         ++arrived;
         pool().release(&job, arrived * cut.pieces_per_chunk);
         continue;
@@ -621,6 +661,7 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
       }
     }
     if (finished < arrived && job.group_done(finished)) {   // its buffer takes the next chunk
+      trace.host_end(finished, trace.now());
       ++finished;
       if (issued < cut.chunks) err = issue(issued++);
       continue;
@@ -635,6 +676,7 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   pool().withdraw(&job);
   if (fault_ahead) pool().withdraw(&faults);
   const cudaError_t done = cudaStreamSynchronize(s);
+  trace.finish(trace.now());
   if (err == cudaSuccess && done == cudaSuccess) tuner(false).record(slot, size, seconds_now() - t0);
   return err != cudaSuccess ? err : done;
 }
@@ -735,7 +777,8 @@ struct AtForkRegistration {
   AtForkRegistration() { pthread_atfork(nullptr, nullptr, forget_helpers_in_child); }
 } g_atfork_registration;
 
-cudaError_t copy_now(int device, cudaStream_t s, void *dst, const void *src, std::size_t size, cudaMemcpyKind kind) {
+cudaError_t copy_now(int device, cudaStream_t s, void *dst, const void *src, std::size_t size, cudaMemcpyKind kind,
+                     std::vector<StagedChunk> *chunks = nullptr) {
   const std::size_t min = env().staging_min_bytes;
   const bool to_device = kind == cudaMemcpyHostToDevice;
   cudaError_t deferred_err;
@@ -749,8 +792,8 @@ cudaError_t copy_now(int device, cudaStream_t s, void *dst, const void *src, std
     if (g.owns_lock() && size < min && allocated(st) && size <= st.chunk_bytes)
       return small_from_device(st, s, dst, src, size);
     if (g.owns_lock() && size >= min && ready(st)) {
-      return to_device ? staged_to_device(st, s, static_cast<char *>(dst), static_cast<const char *>(src), size)
-                       : staged_from_device(st, s, static_cast<char *>(dst), static_cast<const char *>(src), size);
+      return to_device ? staged_to_device(st, s, static_cast<char *>(dst), static_cast<const char *>(src), size, {chunks})
+                       : staged_from_device(st, s, static_cast<char *>(dst), static_cast<const char *>(src), size, {chunks});
     }
   }
   cudaError_t err = cudaMemcpyAsync(dst, src, size, kind, s);
@@ -801,9 +844,11 @@ cudaError_t copy_host_device(const Loc &loc, int device, cudaStream_t s, void *d
                              cudaMemcpyKind kind) {
   if (!profiling() || (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToHost))
     return copy_now(device, s, dst, src, size, kind);
+  std::vector<StagedChunk> chunks;
   const double t0 = profile_now_us();
-  cudaError_t err = copy_now(device, s, dst, src, size, kind);
+  cudaError_t err = copy_now(device, s, dst, src, size, kind, &chunks);
   profile_transfer(loc, device, s, kind == cudaMemcpyHostToDevice, size, t0, profile_now_us());
+  if (!chunks.empty()) profile_staged_chunks(loc, device, s, kind == cudaMemcpyHostToDevice, chunks);
   return err;
 }
 
