@@ -357,30 +357,58 @@ cudaMemoryType memory_type(const void *p) {
 bool pageable(const void *host) { return memory_type(host) == cudaMemoryTypeUnregistered; }
 
 // How a staged copy of `size` bytes is cut: chunks (one buffer's DMA each) and pieces (one
-// thread's share of a chunk's host side).
+// thread's share of a chunk's host side). Every chunk has the same number of pieces; a shorter
+// chunk has shorter pieces.
 struct Cut {
-  std::size_t size, chunk, chunks, piece, pieces_per_chunk;
-  std::size_t chunk_len(std::size_t c) const { return std::min(chunk, size - c * chunk); }
-  // Piece k: its offset in its chunk, its length (0 past a short last chunk's end).
-  std::size_t offset_in_chunk(std::size_t k) const { return (k % pieces_per_chunk) * piece; }
+  std::size_t size = 0, chunks = 0, pieces_per_chunk = 1;
+  std::vector<std::size_t> start;   // chunk c is [start[c], start[c + 1]) of the copy
+  std::size_t chunk_len(std::size_t c) const { return start[c + 1] - start[c]; }
+  std::size_t piece_of(std::size_t c) const {
+    return (chunk_len(c) / pieces_per_chunk + kPieceAlign) / kPieceAlign * kPieceAlign;   // >= len / pieces
+  }
+  // Piece k: its offset in its chunk, its length (0 past a short chunk's end).
+  std::size_t offset_in_chunk(std::size_t k) const { return (k % pieces_per_chunk) * piece_of(k / pieces_per_chunk); }
   std::size_t piece_len(std::size_t k) const {
     const std::size_t c = k / pieces_per_chunk, at = offset_in_chunk(k), len = chunk_len(c);
-    return at >= len ? 0 : std::min(piece, len - at);
+    return at >= len ? 0 : std::min(piece_of(c), len - at);
   }
 };
+
+// Chunks of `steady` bytes, but (ramp) growing from kSmallestChunk at the copy's start and
+// shrinking to it at its end, doubling from each end. A copy's first DMA (to the device) or
+// first copy out of a buffer (from it) waits for its first chunk, and its last chunk's DMA or
+// copy out follows everything else: small chunks there leave less of the copy unoverlapped. In
+// session 17's run 2 (16 MB in 2 MB chunks, H200) the first DMA to the device started 64-114 us
+// into a 470-570 us copy, and the last copy out of a buffer took 37-43 us of the 610-630 us of a
+// copy from it.
+std::vector<std::size_t> chunk_starts(std::size_t size, std::size_t steady, bool ramp) {
+  std::vector<std::size_t> rise;   // kSmallestChunk, twice that, ... below `steady`
+  std::size_t rise_bytes = 0;
+  for (std::size_t n = kSmallestChunk; ramp && n < steady; n *= 2) rise.push_back(n), rise_bytes += n;
+  while (!rise.empty() && 2 * rise_bytes > size) rise_bytes -= rise.back(), rise.pop_back();   // a small copy
+  // Between the two ramps, chunks of at most `steady` bytes, of one length to a byte.
+  const std::size_t middle = size - 2 * rise_bytes;
+  const std::size_t n = (middle + steady - 1) / steady;
+  std::vector<std::size_t> starts(1, 0);
+  for (std::size_t len : rise) starts.push_back(starts.back() + len);
+  for (std::size_t i = 0; i < n; ++i) starts.push_back(starts.back() + middle / n + (i < middle % n ? 1 : 0));
+  for (auto it = rise.rbegin(); it != rise.rend(); ++it) starts.push_back(starts.back() + *it);
+  return starts;
+}
 
 Cut cut_for(const Staging &st, std::size_t size) {
   Cut cut;
   cut.size = size;
   // At least twice as many chunks as buffers, so that the host side of some chunks overlaps
-  // the DMA of others from the start (the first chunk's host side is not overlapped: small).
+  // the DMA of others from the start.
   const std::size_t c = (size / (2 * static_cast<std::size_t>(st.buffers)) + kPieceAlign - 1) / kPieceAlign * kPieceAlign;
-  cut.chunk = std::max(kSmallestChunk, std::min(st.chunk_bytes, c));
-  cut.chunks = (size + cut.chunk - 1) / cut.chunk;
+  const std::size_t steady = std::max(kSmallestChunk, std::min(st.chunk_bytes, c));
+  cut.start = chunk_starts(size, steady, env().staging_ramp);
+  cut.chunks = cut.start.size() - 1;
   const std::size_t threads = static_cast<std::size_t>(pool().workers()) + 1;
-  const std::size_t p = (cut.chunk / threads + kPieceAlign - 1) / kPieceAlign * kPieceAlign;
-  cut.piece = std::max(std::min(kSmallestPiece, cut.chunk), std::min(cut.chunk, p));
-  cut.pieces_per_chunk = (cut.chunk + cut.piece - 1) / cut.piece;
+  const std::size_t p = (steady / threads + kPieceAlign - 1) / kPieceAlign * kPieceAlign;
+  const std::size_t piece = std::max(std::min(kSmallestPiece, steady), std::min(steady, p));
+  cut.pieces_per_chunk = (steady + piece - 1) / piece;
   return cut;
 }
 
@@ -394,18 +422,26 @@ void staging_job(Job *job, const Cut &cut, const Staging &st, char *user, bool t
   job->run = [&cut, &st, user, to_buffers](std::size_t k) {
     const std::size_t c = k / cut.pieces_per_chunk, at = cut.offset_in_chunk(k);
     char *buffer = st.buffer[c % static_cast<std::size_t>(st.buffers)] + at;
-    if (to_buffers) stream_copy(buffer, user + c * cut.chunk + at, cut.piece_len(k));
-    else std::memcpy(user + c * cut.chunk + at, buffer, cut.piece_len(k));
+    if (to_buffers) stream_copy(buffer, user + cut.start[c] + at, cut.piece_len(k));
+    else std::memcpy(user + cut.start[c] + at, buffer, cut.piece_len(k));
   };
 }
 
-// How many helpers a staged copy in one direction asks for, chosen by measurement on the machine:
-// the first copies of at least kTunedBytes try all of the helpers, three quarters and half of
-// them, once each; later copies take the count whose copy moved the most bytes a second, and
-// large ones refine its rate. Host memory's bandwidth is shared with the DMA, and the best
-// count differs by direction and machine: on an H200 machine 7 helpers moved 53 GB/s from the
-// device and 38 to it, 15 helpers 40 and 44 (session 11 run 2).
-constexpr std::size_t kTunedBytes = std::size_t(32) << 20;
+// How many helpers a staged copy in one direction asks for, chosen by measurement on the machine
+// for each class of sizes (kSizeClasses, a factor of four apart): the first copies of a class
+// try all of the helpers, three quarters and half of them, once each; later copies of the class
+// take the count whose copy moved the most bytes a second and refine its rate. Host memory's
+// bandwidth is shared with the DMA, and the best count differs by direction, size and machine:
+// on an H200 machine 7 helpers moved 53 GB/s from the device and 38 to it, 15 helpers 40 and 44
+// (64 MB-1 GB, session 11 run 2); at 16 MB from the device 7 helpers moved 31-32 GB/s, 15
+// helpers 25-27 (session 17 run 2).
+constexpr int kSizeClasses = 5;   // below 4 MB, 4-16, 16-64, 64-256, 256 MB and more
+
+int size_class(std::size_t size) {
+  int c = 0;
+  for (std::size_t edge = std::size_t(4) << 20; c + 1 < kSizeClasses && size >= edge; edge *= 4) ++c;
+  return c;
+}
 
 class HelperTuner {
  public:
@@ -442,10 +478,12 @@ class HelperTuner {
   double rate_[kCounts] = {};
 };
 
-HelperTuner &tuner(bool to_device) {
-  static HelperTuner *t = new HelperTuner[2];
-  return t[to_device ? 0 : 1];
+HelperTuner *tuners() {   // to the device, by size class; then from it
+  static HelperTuner *t = new HelperTuner[2 * kSizeClasses];
+  return t;
 }
+
+HelperTuner &tuner(bool to_device, std::size_t size) { return tuners()[(to_device ? 0 : kSizeClasses) + size_class(size)]; }
 
 double seconds_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -543,7 +581,7 @@ cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char 
   staging_job(&job, cut, st, const_cast<char *>(src), true);
   job.released = std::min(B, cut.chunks) * cut.pieces_per_chunk;
   int slot;
-  job.max_workers = tuner(true).helpers(pool().workers(), size >= kTunedBytes, &slot);
+  job.max_workers = tuner(true, size).helpers(pool().workers(), true, &slot);
   const double t0 = seconds_now();
   const double trace_t0 = trace.now();
   for (std::size_t c = 0; c < std::min(B, cut.chunks); ++c) trace.host_start(c, trace_t0);
@@ -556,7 +594,7 @@ cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char 
       const double t = trace.now();
       trace.host_end(issued, t);
       trace.dma_start(issued, t);
-      err = cudaMemcpyAsync(dst + issued * cut.chunk, st.buffer[b], cut.chunk_len(issued), cudaMemcpyHostToDevice, s);
+      err = cudaMemcpyAsync(dst + cut.start[issued], st.buffer[b], cut.chunk_len(issued), cudaMemcpyHostToDevice, s);
       if (err == cudaSuccess) err = cudaEventRecord(st.drained[b], s);
       ++issued;
       continue;
@@ -586,7 +624,7 @@ cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char 
   pool().withdraw(&job);
   const cudaError_t done = cudaStreamSynchronize(s);
   trace.finish(trace.now());
-  if (err == cudaSuccess && done == cudaSuccess) tuner(true).record(slot, size, seconds_now() - t0);
+  if (err == cudaSuccess && done == cudaSuccess) tuner(true, size).record(slot, size, seconds_now() - t0);
   return err != cudaSuccess ? err : done;
 }
 
@@ -632,18 +670,21 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   staging_job(&job, cut, st, dst, false);
   // Copies into fresh memory are timed by its faults, not by the helpers: not recorded.
   int slot;
-  job.max_workers = tuner(false).helpers(pool().workers(), size >= kTunedBytes && !fresh, &slot);
+  job.max_workers = tuner(false, size).helpers(pool().workers(), !fresh, &slot);
   const double t0 = seconds_now();
-  pool().submit(&job);
   cudaError_t err = cudaSuccess;
   std::size_t issued = 0, arrived = 0, finished = 0;   // chunks: DMA queued; DMA complete; copied out
   auto issue = [&](std::size_t c) {
     const std::size_t b = c % B;
     trace.dma_start(c, trace.now());
-    cudaError_t e = cudaMemcpyAsync(st.buffer[b], src + c * cut.chunk, cut.chunk_len(c), cudaMemcpyDeviceToHost, s);
+    cudaError_t e = cudaMemcpyAsync(st.buffer[b], src + cut.start[c], cut.chunk_len(c), cudaMemcpyDeviceToHost, s);
     return e == cudaSuccess ? cudaEventRecord(st.drained[b], s) : e;
   };
+  // The first DMAs go before the helpers are woken: they have nothing to take until a DMA ends,
+  // and waking them delays the DMAs (the first one started 43-66 us into a 16 MB copy in
+  // session 17's run 2).
   for (; issued < std::min(B, cut.chunks) && err == cudaSuccess; ++issued) err = issue(issued);
+  pool().submit(&job);
   while (finished < cut.chunks && err == cudaSuccess) {
     if (arrived < issued) {   // a chunk that arrived is copied out by the helpers
       const cudaError_t q = cudaEventQuery(st.drained[arrived % B]);
@@ -677,7 +718,7 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   if (fault_ahead) pool().withdraw(&faults);
   const cudaError_t done = cudaStreamSynchronize(s);
   trace.finish(trace.now());
-  if (err == cudaSuccess && done == cudaSuccess) tuner(false).record(slot, size, seconds_now() - t0);
+  if (err == cudaSuccess && done == cudaSuccess) tuner(false, size).record(slot, size, seconds_now() - t0);
   return err != cudaSuccess ? err : done;
 }
 
@@ -760,8 +801,7 @@ bool deferred_copy(int device, cudaStream_t s, void *dst, const void *src, std::
 
 void forget_helpers_in_child() {
   pool().forget_threads();
-  tuner(true).forget();
-  tuner(false).forget();
+  for (int i = 0; i < 2 * kSizeClasses; ++i) tuners()[i].forget();
   for (Staging *st : stagings()) {
     if (!st) continue;
     new (&st->mu) std::mutex();
