@@ -131,7 +131,6 @@ Env *parse_env() {
   }
   if (const char *s = std::getenv("OMPGPU_PERSISTENT_LOOPS")) e->persistent_loops = std::strcmp(s, "0") != 0;
   if (const char *s = std::getenv("OMPGPU_DEFERRED_COPIES")) e->deferred_copies = std::strcmp(s, "0") != 0;
-  if (const char *s = std::getenv("OMPGPU_STAGING_RAMP")) e->staging_ramp = std::strcmp(s, "0") != 0;
   if (const char *s = std::getenv("OMPGPU_COPY_THREADS")) {
     long long v;
     if (parse_ll(s, &v) && v >= 0 && v <= 64) e->copy_threads = static_cast<int>(v);

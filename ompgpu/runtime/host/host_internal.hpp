@@ -80,9 +80,6 @@ struct Env {
   // chunk).
   int staging_buffers = 4;
   std::size_t staging_chunk_bytes = std::size_t(8) << 20;
-  // OMPGPU_STAGING_RAMP=0: a staged copy's chunks all of one size, not growing from 256 KB at
-  // its start and shrinking to it at its end (transfer.cpp chunk_starts).
-  bool staging_ramp = true;
   // OMPGPU_FRESH_PAGES: what a staged copy from the device does for destination pages the process
   // has not touched yet (the first whole page is not backed: mincore; transfer.cpp): bit 0 asks
   // for huge pages (madvise MADV_HUGEPAGE), bit 1 has up to four helpers fault the pages in ahead

@@ -374,25 +374,14 @@ struct Cut {
   }
 };
 
-// Chunks of `steady` bytes, but (ramp) growing from kSmallestChunk at the copy's start and
-// shrinking to it at its end, doubling from each end. A copy's first DMA (to the device) or
-// first copy out of a buffer (from it) waits for its first chunk, and its last chunk's DMA or
-// copy out follows everything else: small chunks there leave less of the copy unoverlapped. In
-// session 17's run 2 (16 MB in 2 MB chunks, H200) the first DMA to the device started 64-114 us
-// into a 470-570 us copy, and the last copy out of a buffer took 37-43 us of the 610-630 us of a
-// copy from it.
-std::vector<std::size_t> chunk_starts(std::size_t size, std::size_t steady, bool ramp) {
-  std::vector<std::size_t> rise;   // kSmallestChunk, twice that, ... below `steady`
-  std::size_t rise_bytes = 0;
-  for (std::size_t n = kSmallestChunk; ramp && n < steady; n *= 2) rise.push_back(n), rise_bytes += n;
-  while (!rise.empty() && 2 * rise_bytes > size) rise_bytes -= rise.back(), rise.pop_back();   // a small copy
-  // Between the two ramps, chunks of at most `steady` bytes, of one length to a byte.
-  const std::size_t middle = size - 2 * rise_bytes;
-  const std::size_t n = (middle + steady - 1) / steady;
+// Chunks of at most `steady` bytes, of one length to a byte. Chunks that grew from 256 KB at a
+// copy's start and shrank to it at its end were tried and taken out (session 17 run 3): at 16 MB
+// they left copies from the device at 22-24 GB/s against 26 without them. The first chunk's
+// host side waits for the helpers to wake, and a copy's first DMA took 30-45 us, whatever its size.
+std::vector<std::size_t> chunk_starts(std::size_t size, std::size_t steady) {
+  const std::size_t n = (size + steady - 1) / steady;
   std::vector<std::size_t> starts(1, 0);
-  for (std::size_t len : rise) starts.push_back(starts.back() + len);
-  for (std::size_t i = 0; i < n; ++i) starts.push_back(starts.back() + middle / n + (i < middle % n ? 1 : 0));
-  for (auto it = rise.rbegin(); it != rise.rend(); ++it) starts.push_back(starts.back() + *it);
+  for (std::size_t i = 0; i < n; ++i) starts.push_back(starts.back() + size / n + (i < size % n ? 1 : 0));
   return starts;
 }
 
@@ -403,7 +392,7 @@ Cut cut_for(const Staging &st, std::size_t size) {
   // the DMA of others from the start.
   const std::size_t c = (size / (2 * static_cast<std::size_t>(st.buffers)) + kPieceAlign - 1) / kPieceAlign * kPieceAlign;
   const std::size_t steady = std::max(kSmallestChunk, std::min(st.chunk_bytes, c));
-  cut.start = chunk_starts(size, steady, env().staging_ramp);
+  cut.start = chunk_starts(size, steady);
   cut.chunks = cut.start.size() - 1;
   const std::size_t threads = static_cast<std::size_t>(pool().workers()) + 1;
   const std::size_t p = (steady / threads + kPieceAlign - 1) / kPieceAlign * kPieceAlign;
