@@ -120,6 +120,7 @@ def test_c_syntax_error_has_caret(tmp_path, capsys):
     assert err.splitlines()[1] == "  return x;" and err.splitlines()[2] == "  ^"
 
 
+@pytest.mark.toolchain
 def test_compile_link_and_run_under_emulator(simple, tmp_path):
     exe = tmp_path / "simple"
     r = subprocess.run([sys.executable, "-m", "ompgpu", "cc", "--offload=emu", "-save-temps", "-v", str(simple),

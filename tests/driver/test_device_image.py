@@ -120,6 +120,7 @@ def test_image_object_holds_the_file_under_a_hidden_symbol(tmp_path):
     assert ".note.GNU-stack" in subprocess.run(["readelf", "-SW", str(obj)], capture_output=True, text=True).stdout
 
 
+@pytest.mark.toolchain
 @pytest.mark.skipif(find_nvrtc() is None and find_cuda(required=False) is None, reason="no device compiler")
 def test_a_program_links_its_image_and_no_device_object(tmp_path):
     src = tmp_path / "img.c"
@@ -139,6 +140,7 @@ def test_a_program_links_its_image_and_no_device_object(tmp_path):
         assert b".target sm_90" in (tmp_path / "img.ptx").read_bytes()   # and its PTX
 
 
+@pytest.mark.toolchain
 @pytest.mark.skipif(find_nvrtc() is None or find_cuda(required=False) is None, reason="needs NVRTC and nvcc")
 def test_code_nvrtc_rejects_goes_to_nvcc(tmp_path):
     # a flexible array member (GNU C++ in nvcc, not in NVRTC)
@@ -160,6 +162,7 @@ def test_without_nvcc_a_flexible_array_member_is_named_where_it_is_written():
     assert isinstance(other, ToolchainError) and "identifier" in other.message
 
 
+@pytest.mark.toolchain
 def test_relocatable_device_code_is_found_in_objects_and_archives(tmp_path):
     from ompgpu.device_image import has_relocatable_device_code
     plain = tmp_path / "plain.o"
@@ -182,6 +185,7 @@ def test_relocatable_device_code_is_found_in_objects_and_archives(tmp_path):
     assert has_relocatable_device_code(tmp_path / "libmixed.a")
 
 
+@pytest.mark.toolchain
 @pytest.mark.skipif(find_nvrtc() is None and find_cuda(required=False) is None, reason="no device compiler")
 def test_separate_compilation_of_files_that_export_no_device_code_links_no_device_code(tmp_path, monkeypatch):
     monkeypatch.setenv("OMPGPU_DEVICE_LINKER", "nvcc")   # (nvJitLink's: tests/driver/test_device_link.py)

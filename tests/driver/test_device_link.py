@@ -19,7 +19,8 @@ HERE = Path(__file__).resolve().parents[1] / "separate"
 EXPECTED = "scale 1.0 15.0 squared 1 50 lib 45 main 5\n"
 ENV = {**os.environ, "OMPGPU_DEVICE_LINKER": "nvjitlink"}
 
-pytestmark = pytest.mark.skipif(find_nvrtc() is None or find_nvjitlink() is None, reason="needs NVRTC and nvJitLink")
+pytestmark = [pytest.mark.skipif(find_nvrtc() is None or find_nvjitlink() is None, reason="needs NVRTC and nvJitLink"),
+              pytest.mark.toolchain]   # builds and links programs (pyproject's markers)
 
 
 def _cc(*args, cwd, ok=True):

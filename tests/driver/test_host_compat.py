@@ -201,6 +201,7 @@ FALLBACK_EXPECTED = "1 20 4 0 28 6 1 -14\n"
 OLD_COMPILERS = [c for c in ("gcc-11", "clang-14", "clang-16", "clang-19") if shutil.which(c)]
 
 
+@pytest.mark.toolchain
 @pytest.mark.parametrize("compiler", ["default"] + OLD_COMPILERS)
 @pytest.mark.parametrize("offload", ["none", "emu"])
 def test_lowered_host_code_runs(compiler, offload, tmp_path):

@@ -11,6 +11,8 @@ import pytest
 
 from ompgpu.toolchain import find_cuda
 
+pytestmark = pytest.mark.toolchain   # builds and links programs (pyproject's markers)
+
 HERE = Path(__file__).resolve().parents[1] / "separate"
 EXPECTED = "scale 1.0 15.0 squared 1 50 lib 45 main 5\n"
 

@@ -171,6 +171,7 @@ def test_other_loops_keep_their_teams(tmp_path, kernel):
     assert "OMPGPU_LAUNCH_BOUNDS(256)" in t.device_cu
 
 
+@pytest.mark.toolchain
 @pytest.mark.parametrize("sms", ["4", "132"])
 def test_long_iterations_are_shared_out_and_the_results_are_exact(tmp_path, sms):
     """spread_jobs.c under the emulator, blocks on four OS threads: with 4 emulated SMs (a grid of
