@@ -312,7 +312,7 @@ def test_profile_trace_is_chrome_trace_json(tmp_path):
     # bytes each way) show their chunks: each chunk's DMA inside its copy, on the copy's track;
     # each chunk's host side on a track of its staging buffer, named for it.
     assert not [e for e in events if e.get("cat") == "staging"]   # the copies above were not staged
-    staged = run(exe, OMPGPU_PROFILE=str(trace), OMPGPU_STAGING_MIN_BYTES="4096")
+    staged = run(exe, OMPGPU_PROFILE=str(trace), OMPGPU_STAGING_MIN_BYTES="4096", OMPGPU_COPY_THREADS="3")
     assert staged.returncode == 0 and staged.stdout == "1998\n", staged.stderr
     events = json.loads(trace.read_text())["traceEvents"]
     tracks = {(e["pid"], e["tid"]): e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
@@ -329,6 +329,18 @@ def test_profile_trace_is_chrome_trace_json(tmp_path):
         for side in host_sides:
             assert side["pid"] == 0 and side["dur"] >= 0 and side["args"]["chunk"] == 0
             assert tracks[(0, side["tid"])] == f"staging buffer {side['args']['buffer']} {direction} GPU 0"
+
+    # With few helpers the driver's own path is a candidate too: a size class's first copy is
+    # staged (no helper), its second goes the driver's way (no chunks), the third the faster way.
+    few = run(exe, OMPGPU_PROFILE=str(trace), OMPGPU_STAGING_MIN_BYTES="4096", OMPGPU_COPY_THREADS="0")
+    assert few.returncode == 0 and few.stdout == "1998\n", few.stderr
+    events = json.loads(trace.read_text())["traceEvents"]
+    for direction in ("to", "from"):
+        copies = sorted((e for e in events if e.get("cat") == "transfer" and e["name"] == f"copy {direction} device"
+                         and e["args"]["bytes"] == 8000), key=lambda e: e["ts"])
+        chunked = [any(e.get("cat") == "staging" and (e["pid"], e["tid"]) == (c["pid"], c["tid"]) and
+                       c["ts"] <= e["ts"] <= c["ts"] + c["dur"] for e in events) for c in copies]
+        assert chunked[:2] == [True, False], (direction, chunked)
 
 
 def test_profile_trace_unwritable_is_a_warning(tmp_path):

@@ -21,7 +21,8 @@
 //
 // Small copies, copies from memory that is pinned already (cudaHostAlloc, cudaHostRegister,
 // managed memory), and copies while another thread uses the buffers of that device and
-// direction go straight to cudaMemcpyAsync as before. The user's pages are never registered:
+// direction go straight to cudaMemcpyAsync as before; so do copies of a size class for which
+// the driver's path measured faster, in a process with few processors (HelperTuner). The user's pages are never registered:
 // memory a program frees while registered would stay pinned, and a later allocation at the same
 // address would be copied from stale pages.
 #include "host_internal.hpp"
@@ -418,8 +419,9 @@ void staging_job(Job *job, const Cut &cut, const Staging &st, char *user, bool t
 
 // How many helpers a staged copy in one direction asks for, chosen by measurement on the machine
 // for each class of sizes (kSizeClasses, a factor of four apart): the first copies of a class
-// try all of the helpers, three quarters and half of them, once each; later copies of the class
-// take the count whose copy moved the most bytes a second and refine its rate. Host memory's
+// try all of the helpers, three quarters and half of them (and, with few helpers, the driver's
+// pageable path), once each; later copies of the class take the way whose copy moved the most
+// bytes a second and refine its rate. Host memory's
 // bandwidth is shared with the DMA, and the best count differs by direction, size and machine:
 // on an H200 machine 7 helpers moved 53 GB/s from the device and 38 to it, 15 helpers 40 and 44
 // (64 MB-1 GB, session 11 run 2); at 16 MB from the device 7 helpers moved 31-32 GB/s, 15
@@ -432,21 +434,35 @@ int size_class(std::size_t size) {
   return c;
 }
 
+// A copy's way through: a number of helpers for a staged copy, or the driver's own pageable path.
+constexpr int kDriverPath = -1;
+// The driver's path is a candidate only where the staging has this many helpers or fewer: with
+// none (a process allowed two processors), a staged 64 MB copy moved 6.4 GB/s to the device and
+// 5.6 from it against the driver's 8.4 and 14.7 (session 17 run 5); with three helpers or more the
+// staging was faster at every size from 1 MB in every run since session 11.
+constexpr int kFewHelpers = 2;
+
 class HelperTuner {
  public:
-  // The helpers for a copy; *slot: which count's rate the copy's time is recorded for (-1: none).
-  int helpers(int workers, bool measured, int *slot) {
+  // How the copy goes (a helper count or kDriverPath); *slot: the candidate whose rate the copy's
+  // time is recorded for (-1: none). A copy that is not `measured` (into fresh memory, whose page
+  // faults time it) stays staged.
+  int choose(int workers, bool measured, int *slot) {
     std::lock_guard<std::mutex> g(mu_);
-    const int counts[kCounts] = {workers, std::max(1, workers * 3 / 4), std::max(1, workers / 2)};
-    if (measured && tried_ < kCounts) {
-      *slot = tried_++;
-      return counts[*slot];
+    if (candidates_ == 0) {
+      for (int c : {workers, workers * 3 / 4, workers / 2})
+        if (std::find(way_, way_ + candidates_, c) == way_ + candidates_) way_[candidates_++] = c;
+      if (workers <= kFewHelpers) way_[candidates_++] = kDriverPath;
     }
-    int best = 0;
-    for (int i = 1; i < kCounts; ++i)
-      if (rate_[i] > rate_[best]) best = i;
+    if (measured && tried_ < candidates_) {
+      *slot = tried_++;
+      return way_[*slot];
+    }
+    int best = -1;
+    for (int i = 0; i < candidates_; ++i)
+      if ((measured || way_[i] != kDriverPath) && (best < 0 || rate_[i] > rate_[best])) best = i;
     *slot = measured ? best : -1;
-    return counts[best];
+    return way_[best];
   }
 
   void record(int slot, std::size_t bytes, double seconds) {
@@ -461,10 +477,11 @@ class HelperTuner {
   }
 
  private:
-  static constexpr int kCounts = 3;
+  static constexpr int kMaxCandidates = 4;   // three helper counts and the driver's path
   std::mutex mu_;
-  int tried_ = 0;
-  double rate_[kCounts] = {};
+  int candidates_ = 0, tried_ = 0;
+  int way_[kMaxCandidates] = {};
+  double rate_[kMaxCandidates] = {};
 };
 
 HelperTuner *tuners() {   // to the device, by size class; then from it
@@ -561,7 +578,8 @@ cudaError_t small_from_device(Staging &st, cudaStream_t s, void *dst, const void
   return err;
 }
 
-cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char *src, std::size_t size, ChunkLog trace) {
+cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char *src, std::size_t size, int helpers,
+                             int slot, ChunkLog trace) {
   if (const cudaError_t err = drain_small_copies(st)) return err;
   const Cut cut = cut_for(st, size);
   const std::size_t B = static_cast<std::size_t>(st.buffers);
@@ -569,8 +587,7 @@ cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char 
   Job job;
   staging_job(&job, cut, st, const_cast<char *>(src), true);
   job.released = std::min(B, cut.chunks) * cut.pieces_per_chunk;
-  int slot;
-  job.max_workers = tuner(true, size).helpers(pool().workers(), true, &slot);
+  job.max_workers = helpers;
   const double t0 = seconds_now();
   const double trace_t0 = trace.now();
   for (std::size_t c = 0; c < std::min(B, cut.chunks); ++c) trace.host_start(c, trace_t0);
@@ -639,11 +656,11 @@ void fault_in_job(Job *job, char *dst, std::size_t size, std::atomic<bool> *unsu
   };
 }
 
-cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const char *src, std::size_t size, ChunkLog trace) {
-  // Destination pages the process has not touched yet (a fresh malloc: a program's result
-  // arrays) cost a page fault each inside the copy (OMPGPU_FRESH_PAGES, host_internal.hpp).
+// fresh: destination pages the process has not touched yet (a fresh malloc: a program's result
+// arrays), which cost a page fault each inside the copy (OMPGPU_FRESH_PAGES, host_internal.hpp).
+cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const char *src, std::size_t size, bool fresh,
+                               int helpers, int slot, ChunkLog trace) {
   const int fresh_mode = env().fresh_pages;
-  const bool fresh = fresh_mode != 0 && looks_fresh(dst, size);
   if (fresh && (fresh_mode & kFreshHuge)) (void)advise(dst, size, kHugePage, MADV_HUGEPAGE);
   std::atomic<bool> no_populate{false};
   Job faults;
@@ -657,9 +674,7 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   trace.start(cut, B);
   Job job;
   staging_job(&job, cut, st, dst, false);
-  // Copies into fresh memory are timed by its faults, not by the helpers: not recorded.
-  int slot;
-  job.max_workers = tuner(false, size).helpers(pool().workers(), !fresh, &slot);
+  job.max_workers = helpers;
   const double t0 = seconds_now();
   cudaError_t err = cudaSuccess;
   std::size_t issued = 0, arrived = 0, finished = 0;   // chunks: DMA queued; DMA complete; copied out
@@ -821,8 +836,21 @@ cudaError_t copy_now(int device, cudaStream_t s, void *dst, const void *src, std
     if (g.owns_lock() && size < min && allocated(st) && size <= st.chunk_bytes)
       return small_from_device(st, s, dst, src, size);
     if (g.owns_lock() && size >= min && ready(st)) {
-      return to_device ? staged_to_device(st, s, static_cast<char *>(dst), static_cast<const char *>(src), size, {chunks})
-                       : staged_from_device(st, s, static_cast<char *>(dst), static_cast<const char *>(src), size, {chunks});
+      // Copies into fresh memory are timed by its faults, not by the way they go: not measured.
+      const bool fresh = !to_device && env().fresh_pages != 0 && looks_fresh(dst, size);
+      int slot;
+      const int way = tuner(to_device, size).choose(pool().workers(), !fresh, &slot);
+      if (way == kDriverPath) {
+        const double t0 = seconds_now();
+        cudaError_t err = cudaMemcpyAsync(dst, src, size, kind, s);
+        if (err == cudaSuccess) err = cudaStreamSynchronize(s);
+        if (err == cudaSuccess) tuner(to_device, size).record(slot, size, seconds_now() - t0);
+        return err;
+      }
+      return to_device ? staged_to_device(st, s, static_cast<char *>(dst), static_cast<const char *>(src), size, way,
+                                          slot, {chunks})
+                       : staged_from_device(st, s, static_cast<char *>(dst), static_cast<const char *>(src), size, fresh,
+                                            way, slot, {chunks});
     }
   }
   cudaError_t err = cudaMemcpyAsync(dst, src, size, kind, s);
