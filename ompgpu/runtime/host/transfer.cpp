@@ -467,13 +467,26 @@ class HelperTuner {
 
   // A trial keeps its way's best rate: a way's first copy pays for first use (the driver's own
   // pinned buffers, say), which only makes it slower. After the trials, the rate follows the copies.
-  void record(int slot, std::size_t bytes, double seconds) {
+  // `what` names the class for OMPGPU_INFO, which prints each way's rate once the trials end.
+  void record(int slot, std::size_t bytes, double seconds, const char *what) {
     if (slot < 0 || seconds <= 0) return;
     std::lock_guard<std::mutex> g(mu_);
     const double r = static_cast<double>(bytes) / seconds;
     if (trials_recorded_ < kTrialRounds * candidates_) {
       ++trials_recorded_;
       rate_[slot] = std::max(rate_[slot], r);
+      if (trials_recorded_ == kTrialRounds * candidates_ && info_on()) {
+        std::string rates;
+        int best = 0;
+        for (int i = 0; i < candidates_; ++i) {
+          rates += strprintf("%s%s %.1f GB/s", i ? ", " : "",
+                             way_[i] == kDriverPath ? "the driver's path" : strprintf("staged with %d helpers", way_[i]).c_str(),
+                             rate_[i] / 1e9);
+          if (rate_[i] > rate_[best]) best = i;
+        }
+        info(Loc{}, "copies %s: %s; taking %s", what, rates.c_str(),
+             way_[best] == kDriverPath ? "the driver's path" : strprintf("the staging with %d helpers", way_[best]).c_str());
+      }
     } else {
       rate_[slot] = rate_[slot] == 0 ? r : 0.75 * rate_[slot] + 0.25 * r;
     }
@@ -500,6 +513,16 @@ HelperTuner *tuners() {   // to the device, by size class; then from it
 }
 
 HelperTuner &tuner(bool to_device, std::size_t size) { return tuners()[(to_device ? 0 : kSizeClasses) + size_class(size)]; }
+
+// The size class of a copy, as OMPGPU_INFO names it.
+const char *class_name(bool to_device, std::size_t size) {
+  static const char *const kNames[2][kSizeClasses] = {
+      {"to the device below 4 MB", "to the device of 4-16 MB", "to the device of 16-64 MB", "to the device of 64-256 MB",
+       "to the device of 256 MB or more"},
+      {"from the device below 4 MB", "from the device of 4-16 MB", "from the device of 16-64 MB",
+       "from the device of 64-256 MB", "from the device of 256 MB or more"}};
+  return kNames[to_device ? 0 : 1][size_class(size)];
+}
 
 double seconds_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -640,7 +663,7 @@ cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char 
   pool().withdraw(&job);
   const cudaError_t done = cudaStreamSynchronize(s);
   trace.finish(trace.now());
-  if (err == cudaSuccess && done == cudaSuccess) tuner(true, size).record(slot, size, seconds_now() - t0);
+  if (err == cudaSuccess && done == cudaSuccess) tuner(true, size).record(slot, size, seconds_now() - t0, class_name(true, size));
   return err != cudaSuccess ? err : done;
 }
 
@@ -732,7 +755,7 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   if (fault_ahead) pool().withdraw(&faults);
   const cudaError_t done = cudaStreamSynchronize(s);
   trace.finish(trace.now());
-  if (err == cudaSuccess && done == cudaSuccess) tuner(false, size).record(slot, size, seconds_now() - t0);
+  if (err == cudaSuccess && done == cudaSuccess) tuner(false, size).record(slot, size, seconds_now() - t0, class_name(false, size));
   return err != cudaSuccess ? err : done;
 }
 
@@ -854,7 +877,7 @@ cudaError_t copy_now(int device, cudaStream_t s, void *dst, const void *src, std
         const double t0 = seconds_now();
         cudaError_t err = cudaMemcpyAsync(dst, src, size, kind, s);
         if (err == cudaSuccess) err = cudaStreamSynchronize(s);
-        if (err == cudaSuccess) tuner(to_device, size).record(slot, size, seconds_now() - t0);
+        if (err == cudaSuccess) tuner(to_device, size).record(slot, size, seconds_now() - t0, class_name(to_device, size));
         return err;
       }
       return to_device ? staged_to_device(st, s, static_cast<char *>(dst), static_cast<const char *>(src), size, way,
