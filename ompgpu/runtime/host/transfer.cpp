@@ -22,7 +22,8 @@
 // Small copies, copies from memory that is pinned already (cudaHostAlloc, cudaHostRegister,
 // managed memory), and copies while another thread uses the buffers of that device and
 // direction go straight to cudaMemcpyAsync as before; so do copies of a size class for which
-// the driver's path measured faster, in a process with few processors (HelperTuner). The user's pages are never registered:
+// the driver's path measured faster, from the device in a process with few processors
+// (HelperTuner). The user's pages are never registered:
 // memory a program frees while registered would stay pinned, and a later allocation at the same
 // address would be copied from stale pages.
 #include "host_internal.hpp"
@@ -419,8 +420,8 @@ void staging_job(Job *job, const Cut &cut, const Staging &st, char *user, bool t
 
 // How many helpers a staged copy in one direction asks for, chosen by measurement on the machine
 // for each class of sizes (kSizeClasses, a factor of four apart): the first copies of a class
-// try all of the helpers, three quarters and half of them (and, with few helpers, the driver's
-// pageable path), in turn, twice each; later copies of the class take the way whose copy moved
+// try all of the helpers, three quarters and half of them (and, from the device with few helpers,
+// the driver's pageable path), in turn, twice each; later copies of the class take the way whose copy moved
 // the most bytes a second and refine its rate. Host memory's
 // bandwidth is shared with the DMA, and the best count differs by direction, size and machine:
 // on an H200 machine 7 helpers moved 53 GB/s from the device and 38 to it, 15 helpers 40 and 44
@@ -436,10 +437,13 @@ int size_class(std::size_t size) {
 
 // A copy's way through: a number of helpers for a staged copy, or the driver's own pageable path.
 constexpr int kDriverPath = -1;
-// The driver's path is a candidate only where the staging has this many helpers or fewer: with
-// none (a process allowed two processors), a staged 64 MB copy moved 6.4 GB/s to the device and
-// 5.6 from it against the driver's 8.4 and 14.7 (session 17 run 5); with three helpers or more the
-// staging was faster at every size from 1 MB in every run since session 11.
+// The driver's path is a candidate for copies from the device only, and only where the staging
+// has this many helpers or fewer: with none (a process allowed two processors), a staged 64 MB
+// copy from the device moved 5.6-9.9 GB/s against the driver's 10.1-16.2 (session 17 runs 5 and
+// 8); with three helpers or more the staging was faster at every size from 1 MB in every run
+// since session 11. To the device the staging measured as fast or faster in the trials (64 MB:
+// 6.4-10.6 against 7.2-9.8), and with the driver's trials among them the staged copies to the
+// device that followed were slower than without (16 MB: 8.1-9.1 GB/s against 11.1-15.5, run 8).
 constexpr int kFewHelpers = 2;
 
 class HelperTuner {
@@ -447,12 +451,12 @@ class HelperTuner {
   // How the copy goes (a helper count or kDriverPath); *slot: the candidate whose rate the copy's
   // time is recorded for (-1: none). A copy that is not `measured` (into fresh memory, whose page
   // faults time it) stays staged.
-  int choose(int workers, bool measured, int *slot) {
+  int choose(int workers, bool to_device, bool measured, int *slot) {
     std::lock_guard<std::mutex> g(mu_);
     if (candidates_ == 0) {
       for (int c : {workers, workers * 3 / 4, workers / 2})
         if (std::find(way_, way_ + candidates_, c) == way_ + candidates_) way_[candidates_++] = c;
-      if (workers <= kFewHelpers) way_[candidates_++] = kDriverPath;
+      if (!to_device && workers <= kFewHelpers) way_[candidates_++] = kDriverPath;
     }
     if (measured && tried_ < kTrialRounds * candidates_) {   // each in turn, kTrialRounds times
       *slot = tried_++ % candidates_;
@@ -872,7 +876,7 @@ cudaError_t copy_now(int device, cudaStream_t s, void *dst, const void *src, std
       // Copies into fresh memory are timed by its faults, not by the way they go: not measured.
       const bool fresh = !to_device && env().fresh_pages != 0 && looks_fresh(dst, size);
       int slot;
-      const int way = tuner(to_device, size).choose(pool().workers(), !fresh, &slot);
+      const int way = tuner(to_device, size).choose(pool().workers(), to_device, !fresh, &slot);
       if (way == kDriverPath) {
         const double t0 = seconds_now();
         cudaError_t err = cudaMemcpyAsync(dst, src, size, kind, s);
