@@ -47,6 +47,16 @@
 #define OMPGPU_IMAGE_LINKAGE
 #endif
 
+// Written after a shared variable's declaration inside a kernel: under the emulator, the block's
+// first thread to pass it fills the variable with garbage (emu_blocks.h garble_shared_once), as
+// a GPU's shared memory may hold at a block's start, so that code reading it before any thread
+// stored to it fails in CI as it would on a GPU; on a GPU, nothing.
+#ifdef OMPGPU_EMU
+#define OMPGPU_SHARED_STARTS_UNDEFINED(var) (::ompgpu_emu::garble_shared_once((void *)&(var), sizeof(var)))
+#else
+#define OMPGPU_SHARED_STARTS_UNDEFINED(var) ((void)0)
+#endif
+
 // Shared memory with one element per packed team of the block (an array of the teams-per-block
 // count, indexed by ompgpu::packed_team_slot()): the team's own copy, not the block's.
 #define OMPGPU_TEAM_SHARED OMPGPU_SHARED

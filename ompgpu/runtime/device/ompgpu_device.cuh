@@ -36,4 +36,25 @@
 #include "api.cuh"
 #include "launch.cuh"
 
+#ifdef OMPGPU_EMU
+namespace ompgpu {
+namespace detail {
+// Under the emulator each block's runtime state in shared memory starts as garbage, as shared
+// memory does on a GPU (emu_blocks.h BlockStartHooks; one hook per translation unit): a lean
+// kernel's counting barrier read a count in the team state that nothing had zeroed and hung on
+// an H200, while the emulator's zeroed thread_local passed (session 16).
+static void emu_garble_shared_state() {
+  memset((void *)&team_state, 0xA5, sizeof team_state);
+  memset((void *)&thread_state, 0xA5, sizeof thread_state);
+  memset((void *)&soft_stack_shared, 0xA5, sizeof soft_stack_shared);
+  memset((void *)&taker_slots, 0xA5, sizeof taker_slots);
+  memset((void *)&allreduce_slots, 0xA5, sizeof allreduce_slots);
+  memset((void *)&spread_teams, 0xA5, sizeof spread_teams);
+  memset((void *)&combine_table, 0xA5, sizeof combine_table);
+}
+static const bool emu_shared_state_garbled = ompgpu_emu::register_block_start_hook(emu_garble_shared_state);
+}  // namespace detail
+}  // namespace ompgpu
+#endif
+
 #endif  // OMPGPU_DEVICE_CUH

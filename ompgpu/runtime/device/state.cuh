@@ -121,14 +121,6 @@ struct alignas(16) SoftStackPool {
 static OMPGPU_DEVICE SoftStackPool soft_stack_pool;
 static OMPGPU_DEVICE unsigned soft_stack_owner[SS_SLICES > 0 ? SS_SLICES : 1];
 
-#ifdef OMPGPU_EMU
-// Under the emulator each block's team state starts as garbage, as shared memory does on a GPU
-// (emu_blocks.h BlockStartHooks): a lean kernel's counting barrier read a count that nothing had
-// zeroed and hung on an H200, while the emulator's zeroed thread_local passed (session 16).
-static void emu_garble_team_state() { memset((void *)&team_state, 0xA5, sizeof team_state); }
-static const bool emu_team_state_garbled = ompgpu_emu::register_block_start_hook(emu_garble_team_state);
-#endif
-
 OMPGPU_DEV TeamState &team() { return team_state; }
 OMPGPU_DEV ThreadState thr() {
   ThreadStateWord w;

@@ -43,6 +43,40 @@ inline bool register_block_start_hook(BlockStartHook f) {
   return true;
 }
 
+// The number of blocks this OS thread has started (run_block counts them).
+inline unsigned long long &block_serial() {
+  static thread_local unsigned long long n = 0;
+  return n;
+}
+
+// A shared variable that generated code declares inside a kernel (OMPGPU_SHARED at block scope,
+// a thread_local static here) starts as garbage in every block too: the first emulated thread of
+// a block to pass its declaration fills it (OMPGPU_SHARED_STARTS_UNDEFINED, after the
+// declaration; nothing on a GPU), later ones and later passes leave it as it is, as on a GPU.
+inline void garble_shared_once(void *p, size_t bytes) {
+  struct Seen {
+    void *p;
+    unsigned long long block;
+  };
+  // This OS thread's copies, a few per kernel. Past kMax of them a variable is left as it is
+  // (filling it at every pass would destroy what the block stored in it).
+  constexpr int kMax = 256;
+  static thread_local Seen seen[kMax];
+  static thread_local int n = 0;
+  const unsigned long long block = block_serial();
+  for (int i = 0; i < n; i++) {
+    if (seen[i].p != p) continue;
+    if (seen[i].block != block) {
+      seen[i].block = block;
+      memset(p, 0xA5, bytes);
+    }
+    return;
+  }
+  if (n == kMax) return;
+  seen[n++] = Seen{p, block};
+  memset(p, 0xA5, bytes);
+}
+
 // Address space for kMaxThreads fiber stacks is reserved once per OS thread (pages are
 // only backed when touched); guard pages are set up as more threads are needed.
 inline void ensure_stacks(Exec &e, unsigned n) {

@@ -342,6 +342,42 @@ extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_
   }
 }
 
+// Shared memory starts undefined in every block: under the emulator a kernel's shared variable
+// (OMPGPU_SHARED_STARTS_UNDEFINED after its declaration) and the runtime's own shared state are
+// garbage (0xA5 bytes) at each block's start, not what the last block on that OS thread left; a
+// second pass of the declaration in the block leaves what the block stored.
+extern "C" __global__ void __omp_offloading_shared_undefined(unsigned long long *out) {
+  OMPGPU_SHARED unsigned x;
+  OMPGPU_SHARED_STARTS_UNDEFINED(x);
+  if (threadIdx.x == 0) {
+    out[4 * blockIdx.x] = x;
+    out[4 * blockIdx.x + 2] = ompgpu::detail::allreduce_slots[0][0];
+    out[4 * blockIdx.x + 3] = ompgpu::detail::team_state.count_bar_arrived;
+    ompgpu::detail::allreduce_slots[0][0] = 1;
+    ompgpu::detail::team_state.count_bar_arrived = 2;
+    x = 7;
+  }
+  __syncthreads();
+  OMPGPU_SHARED_STARTS_UNDEFINED(x);
+  if (threadIdx.x == 1) out[4 * blockIdx.x + 1] = x;
+}
+
+static void test_shared_starts_undefined() {
+  BEGIN_TEST("shared memory starts as garbage in every block (emulator), a block's stores stay");
+  DevBuf<unsigned long long> out(4 * 4);
+  OMPGPU_LAUNCH_KERNEL(__omp_offloading_shared_undefined, 4, 64, 0, 0, out.d);
+  dev_errors_ok("shared_undefined");
+  auto h = out.get();
+  for (int b = 0; b < 4; b++) {
+    HCHECK(h[4 * b + 1] == 7, "block %d: the second pass of the declaration changed x to %llu", b, h[4 * b + 1]);
+#ifdef OMPGPU_EMU
+    HCHECK(h[4 * b] == 0xA5A5A5A5ull && h[4 * b + 2] == 0xA5A5A5A5A5A5A5A5ull && h[4 * b + 3] == 0xA5A5A5A5ull,
+           "block %d started with x %llx, reduction slot %llx, barrier count %llx", b, h[4 * b], h[4 * b + 2], h[4 * b + 3]);
+#endif
+  }
+  END_TEST();
+}
+
 static void test_lean_sized_team() {
   BEGIN_TEST("lean SPMD team of 40 threads: the counting barrier's state zeroed before use");
   DevBuf<int> out(2 * 4);
@@ -358,6 +394,7 @@ static void test_lean_sized_team() {
 }
 
 int main() {
+  test_shared_starts_undefined();
   test_lean_sized_team();
 #define RUN(T) test_red_type<T>(#T);
   FOR_TYPES(RUN)
