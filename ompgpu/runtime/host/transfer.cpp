@@ -442,8 +442,8 @@ constexpr int kDriverPath = -1;
 // copy from the device moved 5.6-9.9 GB/s against the driver's 10.1-16.2 (session 17 runs 5 and
 // 8); with three helpers or more the staging was faster at every size from 1 MB in every run
 // since session 11. To the device the staging measured as fast or faster in the trials (64 MB:
-// 6.4-10.6 against 7.2-9.8), and with the driver's trials among them the staged copies to the
-// device that followed were slower than without (16 MB: 8.1-9.1 GB/s against 11.1-15.5, run 8).
+// 6.4-10.6 against 7.2-9.8, run 8), and with the driver's trials among them the copies to the
+// device were slower than without (16 MB: 4.0-6.2 GB/s against 9.8-10.1, run 7).
 constexpr int kFewHelpers = 2;
 
 class HelperTuner {
