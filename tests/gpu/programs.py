@@ -48,13 +48,15 @@ def run(folder: Path, sanitize: list[str], log, timeout: float) -> int:
     for exe in binaries:
         expected = exe.with_suffix(".expected").read_text()
         t0 = time.time()
+        timed_out = False
         try:
             r = subprocess.run([str(exe)], capture_output=True, text=True, env=env, timeout=timeout, cwd=folder)
-        except subprocess.TimeoutExpired as e:
+        except subprocess.TimeoutExpired as e:   # killed (SIGKILL): what it had written, rc -9
             r = subprocess.CompletedProcess(e.cmd, -9, _text(e.stdout), _text(e.stderr))
+            timed_out = True
         ok = r.returncode == 0 and r.stdout == expected
-        status = "PASS" if ok else ("WRONG" if r.returncode == 0 else
-                                    "TIMEOUT" if r.returncode == -9 else f"FAIL(rc={r.returncode})")
+        status = "PASS" if ok else ("TIMEOUT" if timed_out else
+                                    "WRONG" if r.returncode == 0 else f"FAIL(rc={r.returncode})")
         notes = []
         for tool in sanitize:
             s = subprocess.run(["compute-sanitizer", f"--tool={tool}", "--error-exitcode=99", str(exe)],

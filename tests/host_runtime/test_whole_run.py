@@ -218,16 +218,21 @@ def test_staged_copies_are_exact(tmp_path, settings):
                      buffer_bytes=int(settings.get("OMPGPU_STAGING_CHUNK_BYTES", 8 << 20)))
 
 
+def chunk_dmas_of(copy: dict, events: list[dict]) -> list[dict]:
+    """A copy's staged chunks in OMPGPU_PROFILE's trace: the chunk DMAs on its track inside its span,
+    in chunk order (none: the copy was not staged)."""
+    a, b = copy["ts"], copy["ts"] + copy["dur"]
+    return sorted((e for e in events if e.get("cat") == "staging" and e["name"].startswith("chunk DMA")
+                   and (e["pid"], e["tid"]) == (copy["pid"], copy["tid"]) and a <= e["ts"] <= b),
+                  key=lambda e: e["args"]["chunk"])
+
+
 def check_chunks(events: list[dict], buffer_bytes: int) -> None:
     """Every staged copy's chunks (OMPGPU_PROFILE's trace) tile it: in order, their bytes adding up to
     the copy's, none larger than a buffer, all of one length to a byte."""
-    dmas = [e for e in events if e.get("cat") == "staging" and e["name"].startswith("chunk DMA")]
-    copies = [e for e in events if e.get("cat") == "transfer"]
     checked = 0
-    for copy in copies:
-        a, b = copy["ts"], copy["ts"] + copy["dur"]
-        mine = sorted((e for e in dmas if (e["pid"], e["tid"]) == (copy["pid"], copy["tid"]) and a <= e["ts"] <= b),
-                      key=lambda e: e["args"]["chunk"])
+    for copy in (e for e in events if e.get("cat") == "transfer"):
+        mine = chunk_dmas_of(copy, events)
         if not mine:
             continue
         lengths = [e["args"]["bytes"] for e in mine]
@@ -339,8 +344,7 @@ def test_profile_trace_is_chrome_trace_json(tmp_path):
     for direction, want in (("to", [True, True, True]), ("from", [True, False])):
         copies = sorted((e for e in events if e.get("cat") == "transfer" and e["name"] == f"copy {direction} device"
                          and e["args"]["bytes"] == 8000), key=lambda e: e["ts"])
-        chunked = [any(e.get("cat") == "staging" and (e["pid"], e["tid"]) == (c["pid"], c["tid"]) and
-                       c["ts"] <= e["ts"] <= c["ts"] + c["dur"] for e in events) for c in copies]
+        chunked = [bool(chunk_dmas_of(c, events)) for c in copies]
         assert chunked[:len(want)] == want, (direction, chunked)
 
 

@@ -12,7 +12,7 @@ void prepare_exec(Exec &e);
 // Functions run at the start of every block, on the OS thread that runs it, before its threads:
 // shared memory starts undefined on a GPU, but the emulator's shared variables are thread_local
 // (zero at first, then what the last block on that OS thread left), so the device runtime
-// registers a function that makes its own shared state garbage (state.cuh), and code that reads
+// registers a function that makes its own shared state garbage (ompgpu_device.cuh), and code that reads
 // it before setting it fails here as it would on a GPU. One list for the process (inline: one
 // instance across translation units), registered from static initializers: a shared object
 // loaded while blocks run (the Python API's modules) adds to it under the lock and publishes

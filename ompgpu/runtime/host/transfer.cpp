@@ -362,8 +362,9 @@ bool pageable(const void *host) { return memory_type(host) == cudaMemoryTypeUnre
 // thread's share of a chunk's host side). Every chunk has the same number of pieces; a shorter
 // chunk has shorter pieces.
 struct Cut {
-  std::size_t size = 0, chunks = 0, pieces_per_chunk = 1;
+  std::size_t pieces_per_chunk = 1;
   std::vector<std::size_t> start;   // chunk c is [start[c], start[c + 1]) of the copy
+  std::size_t chunks() const { return start.size() - 1; }
   std::size_t chunk_len(std::size_t c) const { return start[c + 1] - start[c]; }
   std::size_t piece_of(std::size_t c) const {
     return (chunk_len(c) / pieces_per_chunk + kPieceAlign) / kPieceAlign * kPieceAlign;   // >= len / pieces
@@ -389,13 +390,11 @@ std::vector<std::size_t> chunk_starts(std::size_t size, std::size_t steady) {
 
 Cut cut_for(const Staging &st, std::size_t size) {
   Cut cut;
-  cut.size = size;
   // At least twice as many chunks as buffers, so that the host side of some chunks overlaps
   // the DMA of others from the start.
   const std::size_t c = (size / (2 * static_cast<std::size_t>(st.buffers)) + kPieceAlign - 1) / kPieceAlign * kPieceAlign;
   const std::size_t steady = std::max(kSmallestChunk, std::min(st.chunk_bytes, c));
   cut.start = chunk_starts(size, steady);
-  cut.chunks = cut.start.size() - 1;
   const std::size_t threads = static_cast<std::size_t>(pool().workers()) + 1;
   const std::size_t p = (steady / threads + kPieceAlign - 1) / kPieceAlign * kPieceAlign;
   const std::size_t piece = std::max(std::min(kSmallestPiece, steady), std::min(steady, p));
@@ -409,7 +408,7 @@ Cut cut_for(const Staging &st, std::size_t size) {
 // slower there (session 11 run 8, 64-256 MB from the device: 47-51 GB/s against 42-47), cached
 // ones slower into the buffers (16 MB to the device: 20-23 GB/s against 37-38).
 void staging_job(Job *job, const Cut &cut, const Staging &st, char *user, bool to_buffers) {
-  job->cut(cut.chunks * cut.pieces_per_chunk, cut.pieces_per_chunk);
+  job->cut(cut.chunks() * cut.pieces_per_chunk, cut.pieces_per_chunk);
   job->run = [&cut, &st, user, to_buffers](std::size_t k) {
     const std::size_t c = k / cut.pieces_per_chunk, at = cut.offset_in_chunk(k);
     char *buffer = st.buffer[c % static_cast<std::size_t>(st.buffers)] + at;
@@ -419,11 +418,11 @@ void staging_job(Job *job, const Cut &cut, const Staging &st, char *user, bool t
 }
 
 // How many helpers a staged copy in one direction asks for, chosen by measurement on the machine
-// for each class of sizes (kSizeClasses, a factor of four apart): the first copies of a class
-// try all of the helpers, three quarters and half of them (and, from the device with few helpers,
-// the driver's pageable path), in turn, twice each; later copies of the class take the way whose copy moved
-// the most bytes a second and refine its rate. Host memory's
-// bandwidth is shared with the DMA, and the best count differs by direction, size and machine:
+// for each class of sizes (kSizeClasses, a factor of four apart): the first copies of a class try
+// all of the helpers, three quarters and half of them (and, from the device with few helpers, the
+// driver's pageable path), in turn, twice each; later copies of the class take the way whose copy
+// moved the most bytes a second and refine its rate. Host memory's bandwidth is shared with the
+// DMA, and the best count differs by direction, size and machine:
 // on an H200 machine 7 helpers moved 53 GB/s from the device and 38 to it, 15 helpers 40 and 44
 // (64 MB-1 GB, session 11 run 2); at 16 MB from the device 7 helpers moved 31-32 GB/s, 15
 // helpers 25-27 (session 17 run 2).
@@ -462,9 +461,7 @@ class HelperTuner {
       *slot = tried_++ % candidates_;
       return way_[*slot];
     }
-    int best = -1;
-    for (int i = 0; i < candidates_; ++i)
-      if ((measured || way_[i] != kDriverPath) && (best < 0 || rate_[i] > rate_[best])) best = i;
+    const int best = best_way(measured);
     *slot = measured ? best : -1;
     return way_[best];
   }
@@ -481,13 +478,11 @@ class HelperTuner {
       rate_[slot] = std::max(rate_[slot], r);
       if (trials_recorded_ == kTrialRounds * candidates_ && info_on()) {
         std::string rates;
-        int best = 0;
-        for (int i = 0; i < candidates_; ++i) {
+        for (int i = 0; i < candidates_; ++i)
           rates += strprintf("%s%s %.1f GB/s", i ? ", " : "",
                              way_[i] == kDriverPath ? "the driver's path" : strprintf("staged with %d helpers", way_[i]).c_str(),
                              rate_[i] / 1e9);
-          if (rate_[i] > rate_[best]) best = i;
-        }
+        const int best = best_way(true);
         info(Loc{}, "copies %s: %s; taking %s", what, rates.c_str(),
              way_[best] == kDriverPath ? "the driver's path" : strprintf("the staging with %d helpers", way_[best]).c_str());
       }
@@ -501,9 +496,19 @@ class HelperTuner {
   }
 
  private:
+  // The candidate with the best rate (the first of equals), the driver's path among them or not.
+  // The caller holds mu_.
+  int best_way(bool with_driver) const {
+    int best = -1;
+    for (int i = 0; i < candidates_; ++i)
+      if ((with_driver || way_[i] != kDriverPath) && (best < 0 || rate_[i] > rate_[best])) best = i;
+    return best;
+  }
+
   static constexpr int kMaxCandidates = 4;   // three helper counts and the driver's path
-  // Session 17 run 6, one trial each under taskset -c 0,1: 16 MB copies kept the driver's path at
-  // 8.4-9.7 GB/s to the device where the staging had moved 12.2-13.6 before.
+  // One trial each was too few: in session 17's run 6 (taskset -c 0,1, the driver's path then a
+  // candidate both ways) 16 MB copies to the device kept the driver's path at 8.4-9.7 GB/s where
+  // the staging had moved 12.2-13.6 before.
   static constexpr int kTrialRounds = 2;
   std::mutex mu_;
   int candidates_ = 0, tried_ = 0, trials_recorded_ = 0;
@@ -518,18 +523,18 @@ HelperTuner *tuners() {   // to the device, by size class; then from it
 
 HelperTuner &tuner(bool to_device, std::size_t size) { return tuners()[(to_device ? 0 : kSizeClasses) + size_class(size)]; }
 
-// The size class of a copy, as OMPGPU_INFO names it.
-const char *class_name(bool to_device, std::size_t size) {
-  static const char *const kNames[2][kSizeClasses] = {
+double seconds_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Records a copy that started at t0 (seconds_now) for the way `slot` of its size class's tuner.
+void record_copy(bool to_device, std::size_t size, int slot, double t0) {
+  static const char *const kNames[2][kSizeClasses] = {   // the classes, as OMPGPU_INFO names them
       {"to the device below 4 MB", "to the device of 4-16 MB", "to the device of 16-64 MB", "to the device of 64-256 MB",
        "to the device of 256 MB or more"},
       {"from the device below 4 MB", "from the device of 4-16 MB", "from the device of 16-64 MB",
        "from the device of 64-256 MB", "from the device of 256 MB or more"}};
-  return kNames[to_device ? 0 : 1][size_class(size)];
-}
-
-double seconds_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  tuner(to_device, size).record(slot, size, seconds_now() - t0, kNames[to_device ? 0 : 1][size_class(size)]);
 }
 
 // What a staged copy records of its chunks for OMPGPU_PROFILE's trace (log null: nothing, and no
@@ -539,8 +544,8 @@ struct ChunkLog {
   double now() const { return log ? profile_now_us() : 0; }
   void start(const Cut &cut, std::size_t buffers) {
     if (!log) return;
-    log->assign(cut.chunks, StagedChunk{});
-    for (std::size_t c = 0; c < cut.chunks; ++c) {
+    log->assign(cut.chunks(), StagedChunk{});
+    for (std::size_t c = 0; c < cut.chunks(); ++c) {
       (*log)[c].bytes = cut.chunk_len(c);
       (*log)[c].buffer = static_cast<int>(c % buffers);
     }
@@ -623,15 +628,15 @@ cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char 
   trace.start(cut, B);
   Job job;
   staging_job(&job, cut, st, const_cast<char *>(src), true);
-  job.released = std::min(B, cut.chunks) * cut.pieces_per_chunk;
+  job.released = std::min(B, cut.chunks()) * cut.pieces_per_chunk;
   job.max_workers = helpers;
   const double t0 = seconds_now();
   const double trace_t0 = trace.now();
-  for (std::size_t c = 0; c < std::min(B, cut.chunks); ++c) trace.host_start(c, trace_t0);
+  for (std::size_t c = 0; c < std::min(B, cut.chunks()); ++c) trace.host_start(c, trace_t0);
   pool().submit(&job);
   cudaError_t err = cudaSuccess;
   std::size_t issued = 0, retired = 0;   // chunks whose DMA is queued; of those, complete
-  while (issued < cut.chunks && err == cudaSuccess) {
+  while (issued < cut.chunks() && err == cudaSuccess) {
     if (job.group_done(issued)) {   // its host side is done: its DMA goes
       const std::size_t b = issued % B;
       const double t = trace.now();
@@ -658,7 +663,7 @@ cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char 
       }
     }
     if (pool().help(&job)) continue;
-    if (issued == std::min(cut.chunks, retired + B)) {   // only a DMA's end frees a buffer
+    if (issued == std::min(cut.chunks(), retired + B)) {   // only a DMA's end frees a buffer
       err = cudaEventSynchronize(st.drained[retired % B]);
       continue;
     }
@@ -667,7 +672,7 @@ cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char 
   pool().withdraw(&job);
   const cudaError_t done = cudaStreamSynchronize(s);
   trace.finish(trace.now());
-  if (err == cudaSuccess && done == cudaSuccess) tuner(true, size).record(slot, size, seconds_now() - t0, class_name(true, size));
+  if (err == cudaSuccess && done == cudaSuccess) record_copy(true, size, slot, t0);
   return err != cudaSuccess ? err : done;
 }
 
@@ -724,9 +729,9 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   // The first DMAs go before the helpers are woken: they have nothing to take until a DMA ends,
   // and waking them delays the DMAs (the first one started 43-66 us into a 16 MB copy in
   // session 17's run 2).
-  for (; issued < std::min(B, cut.chunks) && err == cudaSuccess; ++issued) err = issue(issued);
+  for (; issued < std::min(B, cut.chunks()) && err == cudaSuccess; ++issued) err = issue(issued);
   pool().submit(&job);
-  while (finished < cut.chunks && err == cudaSuccess) {
+  while (finished < cut.chunks() && err == cudaSuccess) {
     if (arrived < issued) {   // a chunk that arrived is copied out by the helpers
       const cudaError_t q = cudaEventQuery(st.drained[arrived % B]);
       if (q == cudaSuccess) {
@@ -745,7 +750,7 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
     if (finished < arrived && job.group_done(finished)) {   // its buffer takes the next chunk
       trace.host_end(finished, trace.now());
       ++finished;
-      if (issued < cut.chunks) err = issue(issued++);
+      if (issued < cut.chunks()) err = issue(issued++);
       continue;
     }
     if (pool().help(&job)) continue;
@@ -759,7 +764,7 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   if (fault_ahead) pool().withdraw(&faults);
   const cudaError_t done = cudaStreamSynchronize(s);
   trace.finish(trace.now());
-  if (err == cudaSuccess && done == cudaSuccess) tuner(false, size).record(slot, size, seconds_now() - t0, class_name(false, size));
+  if (err == cudaSuccess && done == cudaSuccess) record_copy(false, size, slot, t0);
   return err != cudaSuccess ? err : done;
 }
 
@@ -881,7 +886,7 @@ cudaError_t copy_now(int device, cudaStream_t s, void *dst, const void *src, std
         const double t0 = seconds_now();
         cudaError_t err = cudaMemcpyAsync(dst, src, size, kind, s);
         if (err == cudaSuccess) err = cudaStreamSynchronize(s);
-        if (err == cudaSuccess) tuner(to_device, size).record(slot, size, seconds_now() - t0, class_name(to_device, size));
+        if (err == cudaSuccess) record_copy(to_device, size, slot, t0);
         return err;
       }
       return to_device ? staged_to_device(st, s, static_cast<char *>(dst), static_cast<const char *>(src), size, way,
