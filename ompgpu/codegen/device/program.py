@@ -97,6 +97,7 @@ class DeviceGenerator:
         self.next_workfn_id = 0
         self.conditional_count = 0  # names the variables of lastprivate(conditional:) items apart
         self.register_count = 0  # names the registers of team-shared scalars apart (shared_scalars.py)
+        self.staged_count = 0  # names the shared-memory copies of team segments apart (worksharing.py)
         self.sync_free = SyncFree(program.functions)
         self.global_names: list[str] = []  # declare target variables defined here
         self.critical_names: set[str] = set()
@@ -169,6 +170,7 @@ class DeviceGenerator:
         """What emitting a kernel adds to the generator, to take back (see _kernel)."""
         return {"workfns": len(self.workfns), "next_workfn_id": self.next_workfn_id, "remarks": len(self.remarks),
                 "conditional_count": self.conditional_count, "register_count": self.register_count,
+                "staged_count": self.staged_count,
                 "critical_names": set(self.critical_names), "external_calls": set(self.external_calls),
                 "global_names": list(self.global_names), "hoisted": set(self.hoisted),
                 "regions_of": {f: set(ids) for f, ids in self.regions_of.items()}}
@@ -179,6 +181,7 @@ class DeviceGenerator:
         self.next_workfn_id = saved["next_workfn_id"]
         self.conditional_count = saved["conditional_count"]
         self.register_count = saved["register_count"]
+        self.staged_count = saved["staged_count"]
         self.critical_names = saved["critical_names"]
         self.external_calls = saved["external_calls"]
         self.global_names = saved["global_names"]

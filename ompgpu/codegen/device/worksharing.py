@@ -17,16 +17,17 @@ from ompgpu.analysis.footprint import (TEAM_TILE, WARP, access_key, array_access
                                        reads_neighbouring_rows, short_iteration, tile_footprint)
 from ompgpu.analysis.operand_tiles import dot_product_nest, transposing_nest
 from ompgpu.analysis.skip_guard import skip_guard
+from ompgpu.analysis.team_staging import team_segment
 from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.outliner.outline import region_sharing
 from ompgpu.parser.bound import canonical_for
-from ompgpu.parser.cfront import sole_statement, walk_nodes
+from ompgpu.parser.cfront import set_declname, sole_statement, walk_nodes
 from ompgpu.parser.clause_rules import int_constant
 from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_binding, loop_header_names, loop_nest, loop_var_names
 from ompgpu.parser.bind import loop_var_names as c_loop_variables
 from ompgpu.parser.directives import Directive
 from ompgpu.codegen.device import data_sharing, parallel, reductions
-from ompgpu.codegen.device.cdecl import cxx_name, integer_words, type_string, is_narrow_integer, is_integer_type
+from ompgpu.codegen.device.cdecl import cxx_name, integer_words, type_string, is_narrow_integer, is_integer_type, strip_quals
 
 
 @dataclass
@@ -245,7 +246,11 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
                                             f"'{CPrinter().visit(split.skips)}' of as many iterations at once, one each, "
                                             f"and run the first that does not skip, instead of testing one "
                                             f"iteration at a time"))
-    body_text = em.stmt_text(inner)
+    segment = None
+    if schedule_kind == "distribute" and chunk is None and phase is None and guard is None and len(loops) == 1 \
+            and em.lean and em.in_region == 0 and not em.ids.packed and not em.spread and not lastprivate:
+        segment = _team_segment(em, d, loops[0], inner)
+    body_text = segment if segment is not None else em.stmt_text(inner)
     if phase is not None:
         body_text = phase[1](body_text)
     # A team's loop whose iterations the user left to the implementation (no schedule) and
@@ -304,6 +309,33 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
     return em.render_with_ids("transpose_tile.j2" if transposing is not None else "dot_tile.j2", loops=loops,
                               tile=DOT_TILE, rows=DOT_TILE * DOT_TILE // DOT_TEAM, team=DOT_TEAM,
                               team_size=em.team_size, range_from=range_from, plain=text, **staging)
+
+
+def _team_segment(em, d: Directive, loop: _Loop, inner: c_ast.Node) -> str | None:
+    """The text of a lean SPMD kernel's distribute loop body whose iteration works on a segment
+    of an array that no other team touches, with the segment staged through shared memory for
+    the iteration (analysis/team_staging.py); None where the body is not one."""
+    segment = team_segment(inner, loop.var, em.env)
+    if segment is None:
+        return None
+    em.g.staged_count += 1
+    name = f"__seg{em.g.staged_count}"
+    decl = copy.copy(segment.decl)
+    decl.init = c_ast.ID(name)
+    element = copy.deepcopy(segment.decl.type.type)
+    set_declname(element, None)
+    strip_quals(element)
+    body = em.stmt_text(c_ast.Compound([decl, *inner.block_items[1:]], inner.coord))
+    source = em.visit(segment.source)
+    em.g.remarks.append((d.coord, f"each iteration of '#pragma omp {d.name}' works on {segment.elements} elements of "
+                                    f"'{CPrinter().visit(segment.source)}' that no other team touches, through "
+                                    f"'{segment.decl.name}': staged through shared memory for the iteration "
+                                    f"({segment.elements * segment.element_bytes} bytes), loaded at its start"
+                                    f"{' and stored back at its end' if segment.written else ''}; the iteration "
+                                    f"reaches each element about {segment.reuse:.0f} times"))
+    return em.render_with_ids("team_segment.j2", id=em.g.staged_count, source=source, element=type_string(element),
+                              elements=segment.elements, thread="threadIdx.x", threads=em.block,
+                              barrier=em.ids.block_barrier, body=body, written=segment.written)
 
 
 # Nests staged through shared memory (analysis/operand_tiles.py): tiles of DOT_TILE x DOT_TILE

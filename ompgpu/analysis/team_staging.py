@@ -1,0 +1,310 @@
+"""What a team can keep in shared memory for the length of its work: data that CUDA programmers
+stage by hand and a team reuses many times.
+
+A team's segment (`team_segment`). A `teams distribute` loop over b whose iteration opens with
+
+    T *m = P + b * S;            (or &P[b * S]; S a constant)
+
+and then reaches memory only through m[e], with every e provably in [0, S), works on a segment of
+P that no other team touches (b differs between teams, and each team stays inside its own S
+elements). Where the iteration touches no other memory but its own locals, nothing else can see
+the segment while the team works on it: the team may load it into shared memory at the start of
+the iteration, work on the copy, and store it back at the end. gaussjordan's teams each invert a
+32 x 64 matrix this way, 32 elimination steps over the same 8 KB (CUDA's version keeps the matrix
+in shared memory for the same reason).
+
+Why the rules are what they are:
+- only m[e] with e in [0, S): another team's segment, or any element outside the copy, would be
+  read or written in global memory while the copy holds a different value;
+- no other memory at all (no other pointer or array of the enclosing scope, no pointer declared
+  in the iteration, no `*`, no `->`, no call but pure library functions): such an access might
+  alias the segment (C pointers may), and would then see a stale value;
+- m only ever subscripted: its address cannot escape;
+- no `continue`, `break`, `return` or `goto` that leaves the iteration: the copy must reach its
+  store-back;
+- only the constructs a team's code runs in place (parallel, for, simd, barrier, single,
+  masked, master, critical, atomic): a task or a nested target would run the code elsewhere.
+The loads and the store-back are the iteration's own accesses moved: the team's other
+synchronization (region barriers) orders the copy as it ordered the segment.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pycparser import c_ast, c_generator
+
+from ompgpu.analysis.library import PURE_LIBRARY
+from ompgpu.analysis.symbols import Env, resolve_typedef
+from ompgpu.parser.bound import OmpConstruct, canonical_for
+from ompgpu.parser.cfront import walk_nodes
+from ompgpu.parser.clause_rules import int_constant
+
+# Sizes of the element types a staged copy may hold (bytes).
+_ELEMENT_BYTES = {("char",): 1, ("signed", "char"): 1, ("unsigned", "char"): 1, ("short",): 2,
+                  ("unsigned", "short"): 2, ("int",): 4, ("unsigned",): 4, ("unsigned", "int"): 4,
+                  ("long",): 8, ("unsigned", "long"): 8, ("long", "long"): 8, ("unsigned", "long", "long"): 8,
+                  ("float",): 4, ("double",): 8}
+# A team's copy takes at most this much shared memory: 128-thread teams keep 12 blocks an SM.
+SEGMENT_MAX_BYTES = 16384
+# Staging costs a load and (where written) a store per element: it pays where the iteration
+# reaches each element several times (counted over constant trip counts).
+SEGMENT_MIN_REUSE = 4
+# Constructs whose code the team runs where it stands.
+_IN_PLACE = frozenset({"parallel", "for", "simd", "parallel for", "for simd", "parallel for simd", "barrier",
+                       "single", "masked", "master", "critical", "atomic", "loop", "parallel loop"})
+
+
+@dataclass(frozen=True)
+class TeamSegment:
+    decl: c_ast.Decl        # T *m = P + b * S (the iteration's first statement)
+    source: c_ast.Node      # P + b * S: where the segment lives in global memory
+    elements: int           # S
+    element_bytes: int
+    written: bool           # the iteration stores into it (else it is only loaded)
+    reuse: float            # accesses per element over the constant trip counts (at least)
+
+
+def team_segment(body: c_ast.Node, dist_var: str, env: Env) -> TeamSegment | None:
+    """The segment that a `distribute` loop's iteration (`body`, over `dist_var`) works on
+    alone (see the head), or None."""
+    items = body.block_items if isinstance(body, c_ast.Compound) else None
+    if not items or len(items) < 2:
+        return None
+    decl = items[0]
+    if not (isinstance(decl, c_ast.Decl) and isinstance(decl.type, c_ast.PtrDecl) and decl.init is not None
+            and not decl.storage and decl.name):
+        return None
+    element = decl.type.type
+    if not isinstance(element, c_ast.TypeDecl) or "volatile" in (element.quals or []):
+        return None
+    resolved = resolve_typedef(element, env)
+    names = resolved.type.names if isinstance(resolved, c_ast.TypeDecl) and isinstance(resolved.type, c_ast.IdentifierType) else None
+    size = _ELEMENT_BYTES.get(_plain_words(names)) if names else None
+    if size is None:
+        return None
+    elements = _segment_of(decl.init, dist_var, env)
+    if elements is None or elements * size > SEGMENT_MAX_BYTES:
+        return None
+    walk = _Walk(decl.name, elements, env)
+    if not all(walk.stmt(s, {}, 1.0) for s in items[1:]):
+        return None
+    if walk.accesses / elements < SEGMENT_MIN_REUSE:
+        return None
+    return TeamSegment(decl, decl.init, elements, size, walk.written, walk.accesses / elements)
+
+
+def _plain_words(names: list[str]) -> tuple[str, ...]:
+    """A scalar type's words without 'signed' and without an 'int' that other words qualify
+    ('long int' is 'long'; 'signed' alone is 'int')."""
+    words = [n for n in names if n not in ("signed", "const", "volatile")] or ["int"]
+    return tuple(n for n in words if n != "int" or len(words) == 1)
+
+
+def _segment_of(init: c_ast.Node, var: str, env: Env) -> int | None:
+    """S where init is `P + var * S` (either order, casts on var allowed) or `&P[var * S]`, P an
+    array or pointer of the enclosing scope."""
+    if isinstance(init, c_ast.UnaryOp) and init.op == "&" and isinstance(init.expr, c_ast.ArrayRef):
+        base, offset = init.expr.name, init.expr.subscript
+    elif isinstance(init, c_ast.BinaryOp) and init.op == "+":
+        base, offset = (init.left, init.right) if _is_memory(init.left, env) else (init.right, init.left)
+    else:
+        return None
+    if not _is_memory(base, env) or not (isinstance(offset, c_ast.BinaryOp) and offset.op == "*"):
+        return None
+    for scaled, scale in ((offset.left, offset.right), (offset.right, offset.left)):
+        while isinstance(scaled, c_ast.Cast):
+            scaled = scaled.expr
+        if isinstance(scaled, c_ast.ID) and scaled.name == var:
+            s = _constant(scale)
+            return s if s is not None and s > 0 else None
+    return None
+
+
+def _is_memory(e: c_ast.Node, env: Env) -> bool:
+    """Whether e names an array or a pointer of the enclosing scope."""
+    if not isinstance(e, c_ast.ID):
+        return False
+    return _names_memory(e.name, env)
+
+
+def _names_memory(name: str, env: Env) -> bool:
+    sym = env.lookup(name)
+    return sym is not None and sym.kind == "var" and isinstance(resolve_typedef(sym.type, env), (c_ast.PtrDecl, c_ast.ArrayDecl))
+
+
+_PRINTER = c_generator.CGenerator()
+
+
+def _constant(e: c_ast.Node) -> int | None:
+    return int_constant(_PRINTER.visit(e))
+
+
+def interval(e: c_ast.Node, ranges: dict[str, tuple[int, int]]) -> tuple[int, int] | None:
+    """[lo, hi] that the integer expression e stays in, given the ranges of names; None where
+    that is not known (a name without a range, a division, a call, ...)."""
+    c = _constant(e)
+    if c is not None:
+        return c, c
+    if isinstance(e, c_ast.ID):
+        return ranges.get(e.name)
+    if isinstance(e, c_ast.Cast):
+        return interval(e.expr, ranges)
+    if isinstance(e, c_ast.UnaryOp) and e.op == "-":
+        r = interval(e.expr, ranges)
+        return (-r[1], -r[0]) if r else None
+    if isinstance(e, c_ast.BinaryOp) and e.op in ("+", "-", "*"):
+        a, b = interval(e.left, ranges), interval(e.right, ranges)
+        if a is None or b is None:
+            return None
+        if e.op == "+":
+            return a[0] + b[0], a[1] + b[1]
+        if e.op == "-":
+            return a[0] - b[1], a[1] - b[0]
+        products = [x * y for x in a for y in b]
+        return min(products), max(products)
+    return None
+
+
+def loop_range(f: c_ast.For) -> tuple[str, tuple[int, int] | None, int | None]:
+    """(variable, [lo, hi] of its values, trip count) of a canonical for loop with constant bounds
+    and a step of 1 or -1 whose body does not assign the variable; the range and count None
+    where they are not known (the variable '' where the loop is not canonical)."""
+    parts = canonical_for(f)
+    if parts is None:
+        return "", None, None
+    var, lb, ub, step, cmp = parts
+    lo, hi, st = _constant(lb), _constant(ub), _constant(step)
+    if lo is None or hi is None or st not in (1, -1) or _assigns(f.stmt, var):
+        return var, None, None
+    if st == 1 and cmp in ("<", "<="):
+        last = hi - 1 if cmp == "<" else hi
+        return var, ((lo, last) if last >= lo else None), max(last - lo + 1, 0)
+    if st == -1 and cmp in (">", ">="):
+        last = hi + 1 if cmp == ">" else hi
+        return var, ((last, lo) if lo >= last else None), max(lo - last + 1, 0)
+    return var, None, None
+
+
+def _assigns(node: c_ast.Node, var: str) -> bool:
+    for n in walk_nodes(node):
+        if isinstance(n, c_ast.Assignment) and isinstance(n.lvalue, c_ast.ID) and n.lvalue.name == var:
+            return True
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") \
+                and isinstance(n.expr, c_ast.ID) and n.expr.name == var:
+            return True
+    return False
+
+
+class _Walk:
+    """Checks a team's iteration against the segment's rules (see the head), counting its
+    accesses to the segment."""
+
+    def __init__(self, name: str, elements: int, env: Env):
+        self.name = name
+        self.elements = elements
+        self.env = env
+        self.local_arrays: set[str] = set()
+        self.locals: set[str] = set()
+        self.accesses = 0.0
+        self.written = False
+
+    def stmt(self, node: c_ast.Node, ranges: dict, weight: float, loops: int = 0, switches: int = 0) -> bool:
+        if node is None:
+            return True
+        if isinstance(node, (c_ast.Return, c_ast.Goto, c_ast.Label)):
+            return False
+        if isinstance(node, c_ast.Continue):
+            return loops > 0
+        if isinstance(node, c_ast.Break):
+            return loops > 0 or switches > 0
+        if isinstance(node, OmpConstruct):
+            if node.directive.name not in _IN_PLACE:
+                return False
+            return self.stmt(node.body, ranges, weight, loops, switches)
+        if isinstance(node, c_ast.For):
+            var, r, trips = loop_range(node)
+            inner = dict(ranges)
+            inner.pop(var, None)
+            if r is not None:
+                inner[var] = r
+            if isinstance(node.init, c_ast.DeclList):
+                if not all(self.declaration(d, ranges, weight) for d in node.init.decls):
+                    return False
+            elif not self.expr(node.init, ranges, weight):
+                return False
+            return (self.expr(node.cond, inner, weight) and self.expr(node.next, inner, weight)
+                    and self.stmt(node.stmt, inner, weight * (trips or 1), loops + 1, switches))
+        if isinstance(node, (c_ast.While, c_ast.DoWhile)):
+            return self.expr(node.cond, ranges, weight) and self.stmt(node.stmt, ranges, weight, loops + 1, switches)
+        if isinstance(node, c_ast.Switch):
+            return self.expr(node.cond, ranges, weight) and self.stmt(node.stmt, ranges, weight, loops, switches + 1)
+        if isinstance(node, c_ast.If):
+            return (self.expr(node.cond, ranges, weight) and self.stmt(node.iftrue, ranges, weight, loops, switches)
+                    and self.stmt(node.iffalse, ranges, weight, loops, switches))
+        if isinstance(node, (c_ast.Compound, c_ast.Case, c_ast.Default)):
+            items = node.block_items if isinstance(node, c_ast.Compound) else node.stmts
+            if isinstance(node, c_ast.Case) and not self.expr(node.expr, ranges, weight):
+                return False
+            return all(self.stmt(s, ranges, weight, loops, switches) for s in items or [])
+        if isinstance(node, c_ast.Decl):
+            return self.declaration(node, ranges, weight)
+        if isinstance(node, c_ast.DeclList):
+            return all(self.declaration(d, ranges, weight) for d in node.decls)
+        if isinstance(node, (c_ast.EmptyStatement, c_ast.Pragma)):
+            return True
+        return self.expr(node, ranges, weight)
+
+    def declaration(self, d: c_ast.Decl, ranges: dict, weight: float) -> bool:
+        if d.storage or isinstance(d.type, (c_ast.PtrDecl, c_ast.FuncDecl)) or d.name == self.name:
+            return False   # a local pointer might alias the segment; a static local is memory of all teams
+        if isinstance(d.type, c_ast.ArrayDecl):
+            self.local_arrays.add(d.name)
+        self.locals.add(d.name)
+        return self.expr(d.init, ranges, weight) if d.init is not None else True
+
+    def expr(self, e: c_ast.Node | None, ranges: dict, weight: float) -> bool:
+        if e is None:
+            return True
+        if isinstance(e, c_ast.ArrayRef):
+            root = e
+            while isinstance(root, c_ast.ArrayRef):
+                root = root.name
+            if not isinstance(root, c_ast.ID):
+                return False
+            if root.name == self.name:
+                if not isinstance(e.name, c_ast.ID):
+                    return False
+                span = interval(e.subscript, ranges)
+                if span is None or span[0] < 0 or span[1] >= self.elements:
+                    return False
+                self.accesses += weight
+                return self.expr(e.subscript, ranges, weight)
+            if root.name not in self.local_arrays:
+                return False
+            return self._parts(e, ranges, weight)
+        if isinstance(e, c_ast.ID):
+            if e.name == self.name:
+                return False     # the segment's address, other than subscripted
+            if e.name in self.locals:
+                return True
+            return not _names_memory(e.name, self.env)
+        if isinstance(e, c_ast.UnaryOp) and e.op == "*":
+            return False
+        if isinstance(e, c_ast.StructRef) and e.type == "->":
+            return False
+        if isinstance(e, c_ast.FuncCall):
+            if not (isinstance(e.name, c_ast.ID) and (e.name.name in PURE_LIBRARY or e.name.name.startswith("omp_get_"))):
+                return False
+            return all(self.expr(a, ranges, weight) for a in (e.args.exprs if e.args else []))
+        if isinstance(e, (c_ast.Assignment, c_ast.UnaryOp)):
+            target = e.lvalue if isinstance(e, c_ast.Assignment) else e.expr
+            if (isinstance(e, c_ast.Assignment) or e.op in ("++", "--", "p++", "p--")) \
+                    and isinstance(target, c_ast.ArrayRef) and isinstance(target.name, c_ast.ID) \
+                    and target.name.name == self.name:
+                self.written = True
+        if isinstance(e, (c_ast.Compound, c_ast.Decl)):
+            return self.stmt(e, ranges, weight)
+        return self._parts(e, ranges, weight)
+
+    def _parts(self, e: c_ast.Node, ranges: dict, weight: float) -> bool:
+        return all(self.expr(child, ranges, weight) for _, child in e.children())
