@@ -308,3 +308,172 @@ class _Walk:
 
     def _parts(self, e: c_ast.Node, ranges: dict, weight: float) -> bool:
         return all(self.expr(child, ranges, weight) for _, child in e.children())
+
+
+# Operands that every iteration of a team's worksharing loop reads whole (`broadcast_operands`).
+#
+# A worksharing loop of a team whose iteration runs, unconditionally, an inner loop
+#
+#     for (int j = lo; j < hi; j++) { ... X[base + j] ... }      (lo, hi constants)
+#
+# where X and base are the same for every iteration (base names nothing the loop assigns or
+# declares), reads the same hi - lo elements in every iteration: every thread of the team loads
+# each of them from global memory (lavamd's 100 threads each read all 100 particles of the
+# neighbour box). The team may load them once into shared memory at the loop's start, one
+# element per thread, and read them from there. Correct because the loop's iterations are
+# independent: with two iterations or more, every one of which reads every element, a store to
+# an element by any iteration (through X or through any pointer that aliases it) would race with
+# the others' reads, so no conforming loop stores into them; the copy is made after the team
+# meets, so it holds what every iteration would have read. Hence the conditions: the inner loop
+# and the read run in every iteration and every pass of it (a top-level statement, no `continue`,
+# `break`, `return` or `goto` in the iteration outside loops of its own, no `?:`, `&&` or `||`
+# around the read), X named nowhere as a store's target in the loop, and two iterations or more
+# (tested at run time where the count is not a constant).
+BROADCAST_MAX_ELEMENTS = 1024
+BROADCAST_MAX_BYTES = 8192   # each copy; the template falls back to the loop as written above it
+
+
+@dataclass(frozen=True)
+class BroadcastOperand:
+    access: c_ast.ArrayRef   # X[base + j] (each node of the loop that reads it is one of `accesses`)
+    accesses: tuple[c_ast.ArrayRef, ...]
+    array: c_ast.Node        # X (an array's name, or an element of invariant subscripts of one)
+    first: c_ast.Node        # base + lo: the subscript of the first element read
+    var: str                 # j
+    lo: int
+    length: int              # hi - lo
+
+
+def broadcast_operands(body: c_ast.Node, loop_vars: set[str], env: Env) -> list[BroadcastOperand]:
+    """The operands that every iteration of a worksharing loop (body: its iteration; loop_vars:
+    the loop's variables) reads whole in an inner loop (see above)."""
+    items = body.block_items if isinstance(body, c_ast.Compound) else [body]
+    if any(_leaves_iteration(s) for s in items):
+        return []
+    found: list[BroadcastOperand] = []
+    for inner in items:
+        if not isinstance(inner, c_ast.For):
+            continue
+        var, span, trips = loop_range(inner)
+        if span is None or trips is None or not 1 <= trips <= BROADCAST_MAX_ELEMENTS:
+            continue
+        if any(isinstance(n, (c_ast.Continue, c_ast.Break, c_ast.Return, c_ast.Goto, OmpConstruct))
+               for n in walk_nodes(inner.stmt)):
+            continue
+        assigned = _assigned_names(body)
+        declared = {n.name for n in walk_nodes(body) if isinstance(n, c_ast.Decl) and n.name} | loop_vars
+        statements = inner.stmt.block_items if isinstance(inner.stmt, c_ast.Compound) else [inner.stmt]
+        by_key: dict[str, list[c_ast.ArrayRef]] = {}
+        candidates: dict[str, tuple[c_ast.ArrayRef, c_ast.Node]] = {}
+        for stmt in statements or []:
+            for access, first in _unconditional_reads(stmt, var):
+                key = _PRINTER.visit(access)
+                by_key.setdefault(key, []).append(access)
+                candidates.setdefault(key, (access, first))
+        for key, (access, base) in candidates.items():
+            root = access.name
+            while isinstance(root, c_ast.ArrayRef):
+                root = root.name
+            if not isinstance(root, c_ast.ID) or not _names_memory(root.name, env) or root.name in declared:
+                continue
+            invariant_parts = [base] + _subscripts(access.name)
+            if not all(_invariant(e, assigned | declared | {var}) for e in invariant_parts):
+                continue
+            if _stored_into(body, root.name):
+                continue
+            # every read of the operand in the inner loop is this element (else its other reads stay)
+            reads = [a for a in walk_nodes(inner.stmt) if isinstance(a, c_ast.ArrayRef) and _PRINTER.visit(a) == key]
+            lo = span[0]
+            first = c_ast.BinaryOp("+", base, c_ast.Constant("int", str(lo))) if base is not None else c_ast.Constant("int", str(lo))
+            found.append(BroadcastOperand(access, tuple(reads), access.name, first, var, lo, trips))
+    return found
+
+
+def _leaves_iteration(node: c_ast.Node, loops: int = 0) -> bool:
+    """Whether a statement may end its iteration early (outside loops of its own)."""
+    if isinstance(node, (c_ast.Return, c_ast.Goto)):
+        return True
+    if isinstance(node, (c_ast.Continue, c_ast.Break)):
+        return loops == 0
+    inner = loops + isinstance(node, (c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch))
+    return any(_leaves_iteration(child, inner) for _, child in node.children())
+
+
+def _unconditional_reads(stmt: c_ast.Node, var: str):
+    """(X[base + var] or X[var], base or None) read wherever the statement runs: not under an
+    if, a loop, a switch, `?:`, `&&` or `||`; not a store's target."""
+    todo = [stmt]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (c_ast.If, c_ast.For, c_ast.While, c_ast.DoWhile, c_ast.Switch, c_ast.TernaryOp, OmpConstruct)):
+            continue
+        if isinstance(n, c_ast.BinaryOp) and n.op in ("&&", "||"):
+            todo.append(n.left)   # the left operand always runs
+            continue
+        if isinstance(n, c_ast.Assignment):
+            todo.append(n.rvalue)
+            if not isinstance(n.lvalue, c_ast.ArrayRef):
+                todo.append(n.lvalue)
+            continue
+        if isinstance(n, c_ast.UnaryOp) and n.op in ("&", "++", "--", "p++", "p--"):
+            continue
+        if isinstance(n, c_ast.ArrayRef):
+            base = _base_of(n.subscript, var)
+            if base is not False:
+                yield n, base
+                continue
+        todo.extend(child for _, child in n.children())
+
+
+def _base_of(sub: c_ast.Node, var: str):
+    """base where sub is `base + var` or `var + base`, None where it is `var`; False otherwise."""
+    if isinstance(sub, c_ast.ID) and sub.name == var:
+        return None
+    if isinstance(sub, c_ast.BinaryOp) and sub.op == "+":
+        if isinstance(sub.right, c_ast.ID) and sub.right.name == var:
+            return sub.left
+        if isinstance(sub.left, c_ast.ID) and sub.left.name == var:
+            return sub.right
+    return False
+
+
+def _subscripts(e: c_ast.Node) -> list[c_ast.Node]:
+    out = []
+    while isinstance(e, c_ast.ArrayRef):
+        out.append(e.subscript)
+        e = e.name
+    return out
+
+
+def _invariant(e: c_ast.Node | None, varying: set[str]) -> bool:
+    """Whether an expression is pure arithmetic on constants and names outside `varying`."""
+    if e is None:
+        return True
+    for n in walk_nodes(e):
+        if isinstance(n, c_ast.ID):
+            if n.name in varying:
+                return False
+        elif not isinstance(n, (c_ast.Constant, c_ast.BinaryOp, c_ast.Cast, c_ast.Typename, c_ast.TypeDecl,
+                                c_ast.IdentifierType, c_ast.PtrDecl)) \
+                and not (isinstance(n, c_ast.UnaryOp) and n.op in ("-", "+", "~")):
+            return False
+    return True
+
+
+def _assigned_names(node: c_ast.Node) -> set[str]:
+    out = set()
+    for n in walk_nodes(node):
+        target = n.lvalue if isinstance(n, c_ast.Assignment) else (
+            n.expr if isinstance(n, c_ast.UnaryOp) and n.op in ("++", "--", "p++", "p--", "&") else None)
+        while isinstance(target, (c_ast.ArrayRef, c_ast.StructRef)):
+            target = target.name
+        if isinstance(target, c_ast.ID):
+            out.add(target.name)
+    return out
+
+
+def _stored_into(node: c_ast.Node, name: str) -> bool:
+    """Whether a store of the loop names `name` as its target (or takes its address)."""
+    return name in _assigned_names(node) or any(
+        isinstance(n, c_ast.FuncCall) and any(isinstance(a, c_ast.ID) and a.name == name for a in (n.args.exprs if n.args else []))
+        for n in walk_nodes(node))

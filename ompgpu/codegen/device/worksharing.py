@@ -17,7 +17,7 @@ from ompgpu.analysis.footprint import (TEAM_TILE, WARP, access_key, array_access
                                        reads_neighbouring_rows, short_iteration, tile_footprint)
 from ompgpu.analysis.operand_tiles import dot_product_nest, transposing_nest
 from ompgpu.analysis.skip_guard import skip_guard
-from ompgpu.analysis.team_staging import team_segment
+from ompgpu.analysis.team_staging import BROADCAST_MAX_BYTES, broadcast_operands, team_segment
 from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.outliner.outline import region_sharing
 from ompgpu.parser.bound import canonical_for
@@ -197,10 +197,12 @@ def _counts_in_32_bits(loops: list[_Loop]) -> bool:
 def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str | None,
                range_from: tuple[str, str] | None, lastprivate: list[str], nowait: bool, barrier: bool,
                linear: tuple[tuple[str, str], ...] = (), barrier_before: bool = False,
-               phase: tuple[c_ast.Node, Callable[[str], str]] | None = None, tile_bytes: int | None = None) -> str:
+               phase: tuple[c_ast.Node, Callable[[str], str]] | None = None, tile_bytes: int | None = None,
+               opens_region: bool = False) -> str:
     """A worksharing (or distribute, or serial) loop over d's loop nest. `phase`: print that
     statement and pass its text through the function, instead of the innermost loop's body
-    (the two phases of a scan loop)."""
+    (the two phases of a scan loop). `opens_region`: the loop is its parallel region's whole body
+    (a combined `parallel for`), which starts after the team met."""
     loops = analyze_loops(em, d, body)
     loop_var_names = [l.var for l in loops]
     linear = tuple((cxx_name(name), step) for name, step in linear if cxx_name(name) not in loop_var_names)
@@ -290,6 +292,14 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
     one_round = ((schedule_kind, chunk) == ("static", "1") and bool(em.team_size) and not em.spread and batch is None
                  and first_match is None and team_tile is None and phase is None and not conditional
                  and _may_appear_more_than_once(inner) and not _has_loop(inner))
+    # operands that every iteration reads whole: staged once for the team (analysis/team_staging.py)
+    broadcast = None
+    if em.in_region == 1 and schedule_kind in ("static", "dynamic", "guided") and range_from is None and phase is None \
+            and em.spmd and em.team_size and not em.ids.packed and not em.spread and not em.grid_loop \
+            and not em.plan.combined and batch is None and first_match is None and guard is None \
+            and team_tile is None and tile is None and not lastprivate and not linear and not conditional \
+            and not any(isinstance(n, OmpConstruct) for n in walk_nodes(inner)):
+        broadcast = _broadcast(em, d, loops, inner, set(c_loop_variables(body, len(loops))))
     em.conditional_stores = saved_stores
     em.env = saved
     aligned = em.aligned()
@@ -303,12 +313,55 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
                   linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                   loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=em.team_size,
                   whole_block=em.whole_block, spread=em.spread, guard=guard, one_round=one_round)
+    if broadcast is not None:
+        staged = em.render_with_ids("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=broadcast["body"], batch=batch, aligned=aligned, lane_tile=tile, team_tile=team_tile,
+                  first_match=None, counter32=False, range_from=range_from, lastprivate=lastprivate, iteration_now=now,
+                  linear=[], barrier_before=False, loop_var_names=loop_var_names, barrier=barrier and not nowait,
+                  team_size=em.team_size, whole_block=em.whole_block, spread=em.spread, guard=guard, one_round=one_round)
+        guarded = broadcast["trips"] is None or broadcast["trips"] < 2
+        return em.render_with_ids("broadcast_operands.j2", operands=broadcast["operands"], staged=staged, plain=text,
+                                  guarded=guarded, trip_count=" * ".join(f"({l.trip_count})" for l in loops),
+                                  barrier_before=not opens_region, team_size=em.team_size,
+                                  whole_block=em.whole_block, max_bytes=BROADCAST_MAX_BYTES)
     if transposing is None and dot is None:
         return text
     staging = {"nest": transposing} if transposing is not None else {"dot": dot}
     return em.render_with_ids("transpose_tile.j2" if transposing is not None else "dot_tile.j2", loops=loops,
                               tile=DOT_TILE, rows=DOT_TILE * DOT_TILE // DOT_TEAM, team=DOT_TEAM,
                               team_size=em.team_size, range_from=range_from, plain=text, **staging)
+
+
+def _broadcast(em, d: Directive, loops, inner: c_ast.Node, loop_vars: set[str]) -> dict | None:
+    """The staged operands of a team's worksharing loop whose iterations each read them whole,
+    with the body that reads them from shared memory and the loop's constant trip count (None
+    where it is not one); None where the loop has none (analysis/team_staging.py)."""
+    operands = broadcast_operands(inner, loop_vars, em.env)
+    trips = constant_loop_trips(loops)
+    if not operands or ((trips is None or trips < 2) and not _may_appear_more_than_once(inner)):
+        return None
+    memo, texts = {}, []
+    for op in operands:
+        em.g.staged_count += 1
+        name = f"__bc{em.g.staged_count}"
+        for access in op.accesses:
+            memo[id(access)] = c_ast.ID(f"{name}[{cxx_name(op.var)} - ({op.lo})]")
+        texts.append({"name": name, "array": em.visit(op.array), "first": em.visit(op.first), "length": op.length})
+        em.g.remarks.append((d.coord, f"every iteration of '#pragma omp {d.name}' reads the {op.length} elements of "
+                                        f"'{CPrinter().visit(op.access)}' over '{op.var}': loaded once into shared memory "
+                                        f"for the team, one element per thread, and read from there"
+                                        f"{'' if trips is not None and trips >= 2 else ' (where the loop has two iterations or more)'}"))
+    return {"operands": texts, "body": em.stmt_text(copy.deepcopy(inner, memo)), "trips": trips}
+
+
+def constant_loop_trips(loops) -> int | None:
+    """The iteration count of a loop nest whose bounds and steps are integer constants."""
+    total = 1
+    for l in loops:
+        lo, hi, st = int_constant(l.lb), int_constant(l.ub), int_constant(l.step)
+        if lo is None or hi is None or not st or l.cond_op not in ("<", ">"):
+            return None
+        total *= max((hi - lo + st - (1 if st > 0 else -1)) // st, 0)
+    return total
 
 
 def _team_segment(em, d: Directive, loop: _Loop, inner: c_ast.Node) -> str | None:
@@ -547,7 +600,7 @@ def workshare_for(em, n: OmpConstruct, d: Directive, range_from=None, combined: 
                                         "parallel region synchronizes the team"))
     text = loop_code(em, d, n.body, kind, chunk, range_from, lastp, d.has("nowait"), barrier=barrier,
                            linear=linear_items(em, d), barrier_before=True,
-                           tile_bytes=em.grid_tile_bytes if kind == "grid" else None)
+                           tile_bytes=em.grid_tile_bytes if kind == "grid" else None, opens_region=combined)
     if reds:
         text = em.render_with_ids("reduction_scope.j2", reds=reds, on_stack=em.on_master_stack(), body=text, barrier=not d.has("nowait"), team_size=em.team_size,
                               whole_block=em.whole_block)
