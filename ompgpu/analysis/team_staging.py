@@ -312,12 +312,14 @@ class _Walk:
 
 # Operands that every iteration of a team's worksharing loop reads whole (`broadcast_operands`).
 #
-# A worksharing loop of a team whose iteration runs, unconditionally, an inner loop
+# A worksharing loop of a team whose iteration runs, unconditionally, a nest of inner loops with
+# constant bounds
 #
-#     for (int j = lo; j < hi; j++) { ... X[base + j] ... }      (lo, hi constants)
+#     for (int j = lo; j < hi; j++) { ... X[base + off] ... }    (off: j, or j * C + k where a loop
+#                                                                 over k is nested, ...)
 #
 # where X and base are the same for every iteration (base names nothing the loop assigns or
-# declares), reads the same hi - lo elements in every iteration: every thread of the team loads
+# declares), reads the same elements in every iteration: every thread of the team loads
 # each of them from global memory (lavamd's 100 threads each read all 100 particles of the
 # neighbour box). The team may load them once into shared memory at the loop's start, one
 # element per thread, and read them from there. Correct because the loop's iterations are
@@ -325,12 +327,15 @@ class _Walk:
 # an element by any iteration (through X or through any pointer that aliases it) would race with
 # the others' reads, so no conforming loop stores into them; the copy is made after the team
 # meets, so it holds what every iteration would have read. Hence the conditions: the inner loop
-# and the read run in every iteration and every pass of it (a top-level statement, no `continue`,
+# nest and the read run in every iteration and every pass of it (top-level statements, no `continue`,
 # `break`, `return` or `goto` in the iteration outside loops of its own, no `?:`, `&&` or `||`
 # around the read), X named nowhere as a store's target in the loop, and two iterations or more
-# (tested at run time where the count is not a constant).
-BROADCAST_MAX_ELEMENTS = 1024
-BROADCAST_MAX_BYTES = 8192   # each copy; the template falls back to the loop as written above it
+# (tested at run time where the count is not a constant). The copy holds every element from the
+# offset's least value to its greatest (interval arithmetic over the loops' ranges): those two are
+# read, so the ones between lie in the same array; a copied element that no iteration reads is
+# never read from the copy.
+BROADCAST_MAX_ELEMENTS = 4096
+BROADCAST_MAX_BYTES = 16384   # each copy (as a team segment's); the template takes the loop as written above it
 
 
 @dataclass(frozen=True)
@@ -339,54 +344,93 @@ class BroadcastOperand:
     accesses: tuple[c_ast.ArrayRef, ...]
     array: c_ast.Node        # X (an array's name, or an element of invariant subscripts of one)
     first: c_ast.Node        # base + lo: the subscript of the first element read
-    var: str                 # j
-    lo: int
-    length: int              # hi - lo
+    offset: c_ast.Node       # the subscript's terms that name the inner loops' variables
+    lo: int                  # the offset's least value
+    length: int              # its greatest, less lo, plus 1
 
 
 def broadcast_operands(body: c_ast.Node, loop_vars: set[str], env: Env) -> list[BroadcastOperand]:
     """The operands that every iteration of a worksharing loop (body: its iteration; loop_vars:
-    the loop's variables) reads whole in an inner loop (see above)."""
+    the loop's variables) reads whole in a nest of inner loops (see above)."""
     items = body.block_items if isinstance(body, c_ast.Compound) else [body]
     if any(_leaves_iteration(s) for s in items):
         return []
+    assigned = _assigned_names(body)
+    declared = {n.name for n in walk_nodes(body) if isinstance(n, c_ast.Decl) and n.name} | loop_vars
     found: list[BroadcastOperand] = []
     for inner in items:
-        if not isinstance(inner, c_ast.For):
+        if not isinstance(inner, c_ast.For) or any(
+                isinstance(n, (c_ast.Continue, c_ast.Break, c_ast.Return, c_ast.Goto, OmpConstruct)) for n in walk_nodes(inner)):
             continue
-        var, span, trips = loop_range(inner)
-        if span is None or trips is None or not 1 <= trips <= BROADCAST_MAX_ELEMENTS:
-            continue
-        if any(isinstance(n, (c_ast.Continue, c_ast.Break, c_ast.Return, c_ast.Goto, OmpConstruct))
-               for n in walk_nodes(inner.stmt)):
-            continue
-        assigned = _assigned_names(body)
-        declared = {n.name for n in walk_nodes(body) if isinstance(n, c_ast.Decl) and n.name} | loop_vars
-        statements = inner.stmt.block_items if isinstance(inner.stmt, c_ast.Compound) else [inner.stmt]
-        by_key: dict[str, list[c_ast.ArrayRef]] = {}
-        candidates: dict[str, tuple[c_ast.ArrayRef, c_ast.Node]] = {}
-        for stmt in statements or []:
-            for access, first in _unconditional_reads(stmt, var):
-                key = _PRINTER.visit(access)
-                by_key.setdefault(key, []).append(access)
-                candidates.setdefault(key, (access, first))
-        for key, (access, base) in candidates.items():
+        candidates: dict[str, tuple[c_ast.ArrayRef, list[c_ast.Node], list[c_ast.Node], dict]] = {}
+        for statements, ranges in _loop_levels(inner):
+            for stmt in statements:
+                for access in _unconditional_reads(stmt):
+                    split = _split_subscript(access.subscript, set(ranges))
+                    key = _PRINTER.visit(access)
+                    if split is not None and key not in candidates:
+                        candidates[key] = (access, *split, ranges)
+        for key, (access, base, offset, ranges) in candidates.items():
             root = access.name
             while isinstance(root, c_ast.ArrayRef):
                 root = root.name
             if not isinstance(root, c_ast.ID) or not _names_memory(root.name, env) or root.name in declared:
                 continue
-            invariant_parts = [base] + _subscripts(access.name)
-            if not all(_invariant(e, assigned | declared | {var}) for e in invariant_parts):
+            if not all(_invariant(e, assigned | declared | set(ranges)) for e in [*base, *_subscripts(access.name)]):
                 continue
             if _stored_into(body, root.name):
                 continue
-            # every read of the operand in the inner loop is this element (else its other reads stay)
+            offset_expr = _sum(offset)
+            span = interval(offset_expr, ranges)
+            if span is None or span[1] - span[0] + 1 > BROADCAST_MAX_ELEMENTS:
+                continue
+            # every read of the element in the nest is this one (its reads under conditions too)
             reads = [a for a in walk_nodes(inner.stmt) if isinstance(a, c_ast.ArrayRef) and _PRINTER.visit(a) == key]
             lo = span[0]
-            first = c_ast.BinaryOp("+", base, c_ast.Constant("int", str(lo))) if base is not None else c_ast.Constant("int", str(lo))
-            found.append(BroadcastOperand(access, tuple(reads), access.name, first, var, lo, trips))
+            first = _sum([*base, c_ast.Constant("int", str(lo))])
+            found.append(BroadcastOperand(access, tuple(reads), access.name, first, offset_expr, lo, span[1] - lo + 1))
     return found
+
+
+def _loop_levels(outer: c_ast.For):
+    """(top-level statements of each loop's body, ranges of the nest's variables there) down a
+    nest of canonical loops with constant bounds, each the sole loop among its parent's
+    statements; the nest stops at a loop that is not one."""
+    ranges: dict[str, tuple[int, int]] = {}
+    f = outer
+    while f is not None:
+        var, span, trips = loop_range(f)
+        if span is None or not trips:
+            return
+        ranges = {**ranges, var: span}
+        statements = f.stmt.block_items if isinstance(f.stmt, c_ast.Compound) else [f.stmt]
+        statements = statements or []
+        yield statements, ranges
+        loops = [s for s in statements if isinstance(s, c_ast.For)]
+        f = loops[0] if len(loops) == 1 else None
+
+
+def _split_subscript(sub: c_ast.Node, nest_vars: set[str]) -> tuple[list[c_ast.Node], list[c_ast.Node]] | None:
+    """The terms of a `+` chain that name none of the nest's variables (the base) and those that
+    do (the offset, at least one); None where no term does."""
+    terms, todo = [], [sub]
+    while todo:
+        t = todo.pop()
+        if isinstance(t, c_ast.BinaryOp) and t.op == "+":
+            todo += [t.right, t.left]
+        else:
+            terms.append(t)
+    names = [{n.name for n in walk_nodes(t) if isinstance(n, c_ast.ID)} for t in terms]
+    offset = [t for t, ns in zip(terms, names) if ns & nest_vars]
+    base = [t for t, ns in zip(terms, names) if not ns & nest_vars]
+    return (base, offset) if offset else None
+
+
+def _sum(terms: list[c_ast.Node]) -> c_ast.Node:
+    out = terms[0]
+    for t in terms[1:]:
+        out = c_ast.BinaryOp("+", out, t)
+    return out
 
 
 def _leaves_iteration(node: c_ast.Node, loops: int = 0) -> bool:
@@ -399,9 +443,9 @@ def _leaves_iteration(node: c_ast.Node, loops: int = 0) -> bool:
     return any(_leaves_iteration(child, inner) for _, child in node.children())
 
 
-def _unconditional_reads(stmt: c_ast.Node, var: str):
-    """(X[base + var] or X[var], base or None) read wherever the statement runs: not under an
-    if, a loop, a switch, `?:`, `&&` or `||`; not a store's target."""
+def _unconditional_reads(stmt: c_ast.Node):
+    """The array elements a statement reads wherever it runs: not under an if, a loop, a switch,
+    `?:`, `&&` or `||` (their left operands aside); not a store's target."""
     todo = [stmt]
     while todo:
         n = todo.pop()
@@ -418,23 +462,11 @@ def _unconditional_reads(stmt: c_ast.Node, var: str):
         if isinstance(n, c_ast.UnaryOp) and n.op in ("&", "++", "--", "p++", "p--"):
             continue
         if isinstance(n, c_ast.ArrayRef):
-            base = _base_of(n.subscript, var)
-            if base is not False:
-                yield n, base
-                continue
+            yield n
+            todo.append(n.subscript)
+            todo.extend(_subscripts(n.name))
+            continue
         todo.extend(child for _, child in n.children())
-
-
-def _base_of(sub: c_ast.Node, var: str):
-    """base where sub is `base + var` or `var + base`, None where it is `var`; False otherwise."""
-    if isinstance(sub, c_ast.ID) and sub.name == var:
-        return None
-    if isinstance(sub, c_ast.BinaryOp) and sub.op == "+":
-        if isinstance(sub.right, c_ast.ID) and sub.right.name == var:
-            return sub.left
-        if isinstance(sub.left, c_ast.ID) and sub.left.name == var:
-            return sub.right
-    return False
 
 
 def _subscripts(e: c_ast.Node) -> list[c_ast.Node]:

@@ -42,6 +42,9 @@ int main(int argc, char **argv) {{
     "float f = 0; for (int j = 99; j >= 0; j--) f += grid[nb][j] * i; out[box * 100 + i] = f;",
     "float f = 0; for (int j = 0; j < 100; j++) f += w[j] * i; out[box * 100 + i] = f;",
     "float f = 0; for (int j = 0; j < 100; j++) { if (f > 3) f = 0; f += w[j]; } out[box * 100 + i] = f;",
+    # a nest of inner loops: a 2-D window of a flat array, with rows apart (its copy holds the gaps)
+    "float f = 0; for (int a = 0; a < 8; a++) for (int c = 0; c < 8; c++) f += w[a * 8 + c] * i; out[i] = f;",
+    "float f = 0; for (int a = 0; a < 4; a++) { f *= 0.5f; for (int c = 0; c < 9; c++) f += p[nb + a * 20 + c].q; } out[i] = f;",
 ])
 def test_operands_that_every_iteration_reads_whole_are_staged(tmp_path, iteration):
     found = remarks(tmp_path, iteration)
@@ -68,9 +71,12 @@ def test_a_loop_whose_trip_count_is_not_a_constant_stages_where_it_has_two_itera
     "float f = 0; for (int j = 0; j < 100; j++) f += p[i + j].q; out[i] = f;",
     "float f = 0; for (int j = 0; j < 100; j++) f += p[idx[box] + j].q; out[i] = f;",
     "float f = 0; int o = i; for (int j = 0; j < 100; j++) f += p[o + j].q; out[i] = f;",
+    # a window that moves with the iteration
+    "float f = 0; for (int a = 0; a < 8; a++) for (int c = 0; c < 8; c++) f += w[a * 8 + c + i % 4]; out[i] = f;",
     # an inner loop without constant bounds, or longer than the copies take
     "float f = 0; for (int j = 0; j < n; j++) f += w[j % 100]; out[i] = f;",
     "float f = 0; for (int j = 0; j < 6400; j++) f += p[j].q; out[i] = f;",
+    "float f = 0; for (int a = 0; a < 80; a++) for (int c = 0; c < 80; c++) f += w[a * 80 + c]; out[i] = f;",
 ])
 def test_loops_that_may_not_stage_are_left_as_written(tmp_path, iteration):
     assert remarks(tmp_path, iteration) == ()

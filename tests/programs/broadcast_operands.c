@@ -4,7 +4,7 @@
    read by a loop counting down, a `for` inside a `parallel` region met again in a serial loop of
    the region (each pass loads anew), a trip count known only at run time (one iteration, whose
    store through another pointer the inner loop must see, is left as written), two operands of one
-   loop, and loops the staging leaves alone (a conditional read, an operand the loop stores into);
+   loop, a filter read through a nest of two inner loops, and loops the staging leaves alone (a conditional read, an operand the loop stores into);
    every result checked exactly against the same arithmetic on the host */
 #include <stdio.h>
 
@@ -160,6 +160,29 @@ int main(int argc, char **argv) {
     }
   }
   bad += differ("two operands, a conditional one", out, ref, NB * NP);
+
+  /* a 5 x 5 filter inside an 8 x 8 flat array, read through a nest of two loops (rows 8 apart:
+     the copy holds the gaps between them) */
+  static float filt[64], img[NB * NP];
+  for (int i = 0; i < 64; i++) filt[i] = (float)(i % 5) - 2;
+  for (int i = 0; i < NB * NP; i++) img[i] = (float)(i % 9);
+  for (int i = 0; i < NB * NP; i++) {
+    float s = 0;
+    for (int a = 0; a < 5; a++)
+      for (int c = 0; c < 5; c++) s += filt[9 + a * 8 + c] * img[(i + a * 3 + c) % (NB * NP)];
+    ref[i] = s;
+  }
+#pragma omp target teams distribute map(to: filt, img) map(from: out)
+  for (int t = 0; t < 1; t++) {
+#pragma omp parallel for
+    for (int i = 0; i < NB * NP; i++) {
+      float s = 0;
+      for (int a = 0; a < 5; a++)
+        for (int c = 0; c < 5; c++) s += filt[9 + a * 8 + c] * img[(i + a * 3 + c) % (NB * NP)];
+      out[i] = s;
+    }
+  }
+  bad += differ("a filter read through two loops", out, ref, NB * NP);
 
   printf("broadcast_operands: %s\n", bad ? "FAIL" : "PASS");
   return bad != 0;

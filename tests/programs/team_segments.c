@@ -4,7 +4,9 @@
    factors), double elements reached through &P[b * S], a segment that is only read (a reduction
    over it, not stored back), serial code of the team that writes the segment, and an iteration
    that reads another array (left in global memory); every result checked against the same
-   arithmetic on the host (exact: the operations and their order are the same) */
+   arithmetic on the host: exactly where it is exact, the elimination to a relative 1e-4 (the
+   GPU fuses its multiply-subtracts, rounding once where the host rounds twice) */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,9 +38,9 @@ static void invert(float *m) {
   }
 }
 
-static long differ(const char *what, const float *got, const float *want, int n) {
+static long differ(const char *what, const float *got, const float *want, int n, float tolerance) {
   long bad = 0;
-  for (int i = 0; i < n; i++) bad += got[i] != want[i];
+  for (int i = 0; i < n; i++) bad += !(fabsf(got[i] - want[i]) <= tolerance * (1 + fabsf(want[i])));
   printf("%s: %ld wrong\n", what, bad);
   return bad;
 }
@@ -66,7 +68,7 @@ int main(void) {
           if (i != k) m[i * W + j] -= f[i] * m[k * W + j];
     }
   }
-  bad += differ("gauss-jordan", aug, ref, NB * S);
+  bad += differ("gauss-jordan", aug, ref, NB * S, 1e-4f);
 
   /* doubles through &P[b * S]; the team's serial code writes the segment (one element per sweep) */
   for (int i = 0; i < NB * 96; i++) dat[i] = dref[i] = (i % 13) * 0.25;
@@ -115,7 +117,7 @@ int main(void) {
   bad += total != want;
   float again[NB * S];
   make(again);
-  bad += differ("read-only segment, left as it was", aug, again, NB * S);
+  bad += differ("read-only segment, left as it was", aug, again, NB * S, 0);
 
   /* another array read in the iteration: left in global memory, the same answer */
   make(aug);
@@ -132,7 +134,7 @@ int main(void) {
       for (int e = 0; e < S; e++) m[e] += other[b * S + k];
     }
   }
-  bad += differ("another array read", aug, ref, NB * S);
+  bad += differ("another array read", aug, ref, NB * S, 0);
 
   printf("team_segments: %s\n", bad ? "FAIL" : "PASS");
   return bad != 0;

@@ -344,10 +344,10 @@ def _broadcast(em, d: Directive, loops, inner: c_ast.Node, loop_vars: set[str]) 
         em.g.staged_count += 1
         name = f"__bc{em.g.staged_count}"
         for access in op.accesses:
-            memo[id(access)] = c_ast.ID(f"{name}[{cxx_name(op.var)} - ({op.lo})]")
+            memo[id(access)] = c_ast.ID(f"{name}[({em.visit(op.offset)}) - ({op.lo})]")
         texts.append({"name": name, "array": em.visit(op.array), "first": em.visit(op.first), "length": op.length})
         em.g.remarks.append((d.coord, f"every iteration of '#pragma omp {d.name}' reads the {op.length} elements of "
-                                        f"'{CPrinter().visit(op.access)}' over '{op.var}': loaded once into shared memory "
+                                        f"'{CPrinter().visit(op.access)}': loaded once into shared memory "
                                         f"for the team, one element per thread, and read from there"
                                         f"{'' if trips is not None and trips >= 2 else ' (where the loop has two iterations or more)'}"))
     return {"operands": texts, "body": em.stmt_text(copy.deepcopy(inner, memo)), "trips": trips}
