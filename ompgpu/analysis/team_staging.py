@@ -334,8 +334,11 @@ class _Walk:
 # offset's least value to its greatest (interval arithmetic over the loops' ranges): those two are
 # read, so the ones between lie in the same array; a copied element that no iteration reads is
 # never read from the copy.
-BROADCAST_MAX_ELEMENTS = 4096
-BROADCAST_MAX_BYTES = 16384   # each copy (as a team segment's); the template takes the loop as written above it
+# Copies of lavamd's size (100 particles, 1.6 KB) paid (0.32-0.34 ms against 0.41-0.48); heartwall's
+# 51 x 51 template (2601 elements, 10 KB) ran 3.39-3.46 ms staged against 3.09-3.12 as written
+# (session 18 runs 1 and 4, H200), why not measured: the limits keep copies to the size that paid.
+BROADCAST_MAX_ELEMENTS = 1024
+BROADCAST_MAX_BYTES = 8192   # each copy; the template takes the loop as written above it
 
 
 @dataclass(frozen=True)
