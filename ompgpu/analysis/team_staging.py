@@ -23,7 +23,8 @@ Why the rules are what they are:
 - no `continue`, `break`, `return` or `goto` that leaves the iteration: the copy must reach its
   store-back;
 - only the constructs a team's code runs in place (parallel, for, simd, barrier, single,
-  masked, master, critical, atomic): a task or a nested target would run the code elsewhere.
+  masked, master, critical, atomic): a task or a nested target would run the code elsewhere;
+  none whose clauses name m (a reduction over its elements would reach them apart from it).
 The loads and the store-back are the iteration's own accesses moved: the team's other
 synchronization (region barriers) orders the copy as it ordered the segment.
 """
@@ -218,8 +219,9 @@ class _Walk:
         if isinstance(node, c_ast.Break):
             return loops > 0 or switches > 0
         if isinstance(node, OmpConstruct):
-            if node.directive.name not in _IN_PLACE:
-                return False
+            if node.directive.name not in _IN_PLACE or any(
+                    item.name == self.name for c in node.directive.clauses for item in (getattr(c, "items", None) or ())):
+                return False   # a clause that names the segment's pointer (a reduction over its elements, ...)
             return self.stmt(node.body, ranges, weight, loops, switches)
         if isinstance(node, c_ast.For):
             var, r, trips = loop_range(node)

@@ -84,3 +84,28 @@ def test_loops_that_may_not_stage_are_left_as_written(tmp_path, iteration):
 
 def test_generic_mode_reads_global_memory(tmp_path):
     assert remarks(tmp_path, "float f = 0; for (int j = 0; j < 100; j++) f += w[j] * i; out[i] = f;", mode="generic") == ()
+
+
+def test_a_for_inside_a_parallel_region_is_left_as_written(tmp_path):
+    """The region's locals are each thread's own: `mine` is a different row in every thread."""
+    src = tmp_path / "r.c"
+    src.write_text("""#include <omp.h>
+float grid[16][48], out[64];
+int main(void) {
+#pragma omp target teams distribute map(to: grid) map(from: out)
+  for (int t = 0; t < 1; t++) {
+#pragma omp parallel num_threads(8)
+    {
+      const float *mine = grid[omp_get_thread_num()];
+#pragma omp for schedule(static, 1)
+      for (int i = 0; i < 64; i++) {
+        float s = 0;
+        for (int j = 0; j < 48; j++) s += mine[j];
+        out[i] = s;
+      }
+    }
+  }
+  return 0;
+}
+""")
+    assert not [r for r in translate(str(src), Options()).remarks if STAGED in r]

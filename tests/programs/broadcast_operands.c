@@ -1,11 +1,13 @@
 /* covers: operands that every iteration of a team's worksharing loop reads whole in an inner loop,
    staged once in shared memory for the team (analysis/team_staging.py broadcast_operands): an
-   array of structs at an offset the region fixes (lavamd's neighbour box), a row of a 2-D array
-   read by a loop counting down, a `for` inside a `parallel` region met again in a serial loop of
-   the region (each pass loads anew), a trip count known only at run time (one iteration, whose
-   store through another pointer the inner loop must see, is left as written), two operands of one
-   loop, a filter read through a nest of two inner loops, and loops the staging leaves alone (a conditional read, an operand the loop stores into);
-   every result checked exactly against the same arithmetic on the host */
+   array of structs at an offset the region fixes (lavamd's neighbour box), a trip count known only
+   at run time (one iteration, whose store through another pointer the inner loop must see, is
+   left as written), two operands of one loop, a filter read through a nest of two inner loops,
+   and loops the staging leaves alone: a conditional read, a row of a 2-D array read by a `for`
+   inside a `parallel` region (each thread's locals are its own), and one reading through a
+   pointer each thread of the region sets apart; every result checked exactly against the same
+   arithmetic on the host */
+#include <omp.h>
 #include <stdio.h>
 
 typedef struct { float x, y, q; } particle;
@@ -65,7 +67,7 @@ int main(int argc, char **argv) {
   }
   bad += differ("neighbour particles", out, ref, NB * NP);
 
-  /* a row of a 2-D array, read counting down; a `for` met in a serial loop of a `parallel` region */
+  /* a row of a 2-D array, read counting down, by a `for` met in a serial loop of a `parallel` region */
   for (int r = 0; r < NR; r++)
     for (int c = 0; c < NC; c++) grid[r][c] = rref[r][c] = (float)((r * 3 + c) % 11);
   for (int r = 0; r < NR; r++)
@@ -160,6 +162,34 @@ int main(int argc, char **argv) {
     }
   }
   bad += differ("two operands, a conditional one", out, ref, NB * NP);
+
+  /* a `for` inside a `parallel` region, reading through a pointer each thread sets to a row of its
+     own (schedule(static, 1): iteration i runs on thread i % threads): no operand of the team */
+  for (int r = 0; r < NR; r++)
+    for (int c = 0; c < NC; c++) grid[r][c] = (float)((r * 5 + c) % 13);
+  int threads = 0;
+#pragma omp target teams distribute map(to: grid) map(from: out, threads)
+  for (int t = 0; t < 1; t++) {
+#pragma omp parallel num_threads(8)
+    {
+      const float *mine = grid[omp_get_thread_num() % NR];
+      if (omp_get_thread_num() == 0) threads = omp_get_num_threads();
+#pragma omp for schedule(static, 1)
+      for (int i = 0; i < 64; i++) {
+        float s = 0;
+        for (int j = 0; j < NC; j++) s += mine[j];
+        out[i] = s;
+      }
+    }
+  }
+  long own = 0;
+  for (int i = 0; i < 64; i++) {
+    float s = 0;
+    for (int j = 0; j < NC; j++) s += grid[(i % threads) % NR][j];
+    own += out[i] != s;
+  }
+  printf("each thread's own row: %ld wrong\n", own);
+  bad += own;
 
   /* a 5 x 5 filter inside an 8 x 8 flat array, read through a nest of two loops (rows 8 apart:
      the copy holds the gaps between them) */

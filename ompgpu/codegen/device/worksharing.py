@@ -292,9 +292,12 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
     one_round = ((schedule_kind, chunk) == ("static", "1") and bool(em.team_size) and not em.spread and batch is None
                  and first_match is None and team_tile is None and phase is None and not conditional
                  and _may_appear_more_than_once(inner) and not _has_loop(inner))
-    # operands that every iteration reads whole: staged once for the team (analysis/team_staging.py)
+    # operands that every iteration reads whole: staged once for the team (analysis/team_staging.py).
+    # Only a loop that is its region's whole body (`parallel for`): there, every name it reads
+    # from outside holds one value for the whole team (a local of a `parallel` region around a
+    # `for` is each thread's own: a pointer each thread sets apart is no operand of the team).
     broadcast = None
-    if em.in_region == 1 and schedule_kind in ("static", "dynamic", "guided") and range_from is None and phase is None \
+    if opens_region and em.in_region == 1 and schedule_kind in ("static", "dynamic", "guided") and range_from is None and phase is None \
             and em.spmd and em.team_size and not em.ids.packed and not em.spread and not em.grid_loop \
             and not em.plan.combined and batch is None and first_match is None and guard is None \
             and team_tile is None and tile is None and not lastprivate and not linear and not conditional \
@@ -321,7 +324,7 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
         guarded = broadcast["trips"] is None or broadcast["trips"] < 2
         return em.render_with_ids("broadcast_operands.j2", operands=broadcast["operands"], staged=staged, plain=text,
                                   guarded=guarded, trip_count=" * ".join(f"({l.trip_count})" for l in loops),
-                                  barrier_before=not opens_region, team_size=em.team_size,
+                                  team_size=em.team_size,
                                   whole_block=em.whole_block, max_bytes=BROADCAST_MAX_BYTES)
     if transposing is None and dot is None:
         return text
