@@ -65,9 +65,17 @@ class TeamSegment:
     reuse: float            # accesses per element over the constant trip counts (at least)
 
 
-def team_segment(body: c_ast.Node, dist_var: str, env: Env) -> TeamSegment | None:
+@dataclass(frozen=True)
+class NotStaged:
+    """An iteration that opens as a team's segment would, left in global memory, and why."""
+    pointer: str
+    reason: str
+
+
+def team_segment(body: c_ast.Node, dist_var: str, env: Env) -> TeamSegment | NotStaged | None:
     """The segment that a `distribute` loop's iteration (`body`, over `dist_var`) works on
-    alone (see the head), or None."""
+    alone (see the head); NotStaged where the iteration opens with a pointer to its own segment
+    but breaks a rule; None where it does not open so."""
     items = body.block_items if isinstance(body, c_ast.Compound) else None
     if not items or len(items) < 2:
         return None
@@ -75,22 +83,25 @@ def team_segment(body: c_ast.Node, dist_var: str, env: Env) -> TeamSegment | Non
     if not (isinstance(decl, c_ast.Decl) and isinstance(decl.type, c_ast.PtrDecl) and decl.init is not None
             and not decl.storage and decl.name):
         return None
+    elements = _segment_of(decl.init, dist_var, env)
+    if elements is None:
+        return None
     element = decl.type.type
     if not isinstance(element, c_ast.TypeDecl) or "volatile" in (element.quals or []):
-        return None
+        return NotStaged(decl.name, "its elements are not of a scalar type")
     resolved = resolve_typedef(element, env)
     names = resolved.type.names if isinstance(resolved, c_ast.TypeDecl) and isinstance(resolved.type, c_ast.IdentifierType) else None
     size = _ELEMENT_BYTES.get(_plain_words(names)) if names else None
     if size is None:
-        return None
-    elements = _segment_of(decl.init, dist_var, env)
-    if elements is None or elements * size > SEGMENT_MAX_BYTES:
-        return None
+        return NotStaged(decl.name, "its elements are not of a scalar type")
+    if elements * size > SEGMENT_MAX_BYTES:
+        return NotStaged(decl.name, f"{elements * size} bytes, more than the {SEGMENT_MAX_BYTES} a copy may take")
     walk = _Walk(decl.name, elements, env)
     if not all(walk.stmt(s, {}, 1.0) for s in items[1:]):
-        return None
+        return NotStaged(decl.name, walk.why or "the iteration breaks a rule of the staging")
     if walk.accesses / elements < SEGMENT_MIN_REUSE:
-        return None
+        return NotStaged(decl.name, f"the iteration reaches each element about {walk.accesses / elements:.1f} times, "
+                                    f"fewer than the {SEGMENT_MIN_REUSE} that pay for the copy")
     return TeamSegment(decl, decl.init, elements, size, walk.written, walk.accesses / elements)
 
 
@@ -208,20 +219,30 @@ class _Walk:
         self.locals: set[str] = set()
         self.accesses = 0.0
         self.written = False
+        self.why: str | None = None   # the first rule the iteration breaks
+
+    def reject(self, why: str) -> bool:
+        """False, keeping the first reason (it names the code: the nodes' coordinates are the
+        preprocessed text's)."""
+        if self.why is None:
+            self.why = why
+        return False
 
     def stmt(self, node: c_ast.Node, ranges: dict, weight: float, loops: int = 0, switches: int = 0) -> bool:
         if node is None:
             return True
         if isinstance(node, (c_ast.Return, c_ast.Goto, c_ast.Label)):
-            return False
+            return self.reject("a return, goto or label in the iteration")
         if isinstance(node, c_ast.Continue):
-            return loops > 0
+            return loops > 0 or self.reject("a 'continue' that ends the iteration before the store-back")
         if isinstance(node, c_ast.Break):
-            return loops > 0 or switches > 0
+            return loops > 0 or switches > 0 or self.reject("a 'break' out of the iteration")
         if isinstance(node, OmpConstruct):
-            if node.directive.name not in _IN_PLACE or any(
-                    item.name == self.name for c in node.directive.clauses for item in (getattr(c, "items", None) or ())):
-                return False   # a clause that names the segment's pointer (a reduction over its elements, ...)
+            if node.directive.name not in _IN_PLACE:
+                return self.reject(f"'#pragma omp {node.directive.name}' runs its code elsewhere")
+            if any(item.name == self.name for c in node.directive.clauses for item in (getattr(c, "items", None) or ())):
+                # a reduction over its elements, say, would reach them apart from the copy
+                return self.reject(f"a clause of '#pragma omp {node.directive.name}' names '{self.name}'")
             return self.stmt(node.body, ranges, weight, loops, switches)
         if isinstance(node, c_ast.For):
             var, r, trips = loop_range(node)
@@ -257,8 +278,10 @@ class _Walk:
         return self.expr(node, ranges, weight)
 
     def declaration(self, d: c_ast.Decl, ranges: dict, weight: float) -> bool:
-        if d.storage or isinstance(d.type, (c_ast.PtrDecl, c_ast.FuncDecl)) or d.name == self.name:
-            return False   # a local pointer might alias the segment; a static local is memory of all teams
+        if d.storage:   # a static local is memory of all teams
+            return self.reject(f"the local '{d.name}' is '{' '.join(d.storage)}'")
+        if isinstance(d.type, (c_ast.PtrDecl, c_ast.FuncDecl)) or d.name == self.name:
+            return self.reject(f"the local pointer '{d.name}' might point into the segment")
         if isinstance(d.type, c_ast.ArrayDecl):
             self.local_arrays.add(d.name)
         self.locals.add(d.name)
@@ -272,31 +295,32 @@ class _Walk:
             while isinstance(root, c_ast.ArrayRef):
                 root = root.name
             if not isinstance(root, c_ast.ID):
-                return False
+                return self.reject(f"'{_PRINTER.visit(e)}' reaches memory through an expression")
             if root.name == self.name:
                 if not isinstance(e.name, c_ast.ID):
-                    return False
+                    return self.reject(f"'{_PRINTER.visit(e)}' subscripts an element of '{self.name}'")
                 span = interval(e.subscript, ranges)
-                if span is None or span[0] < 0 or span[1] >= self.elements:
-                    return False
+                if span is None:
+                    return self.reject(f"the subscript of '{_PRINTER.visit(e)}' is not bounded by loops of constant bounds")
+                if span[0] < 0 or span[1] >= self.elements:
+                    return self.reject(f"'{_PRINTER.visit(e)}' may reach {span[0]} to {span[1]}, outside "
+                                          f"the segment's 0 to {self.elements - 1}")
                 self.accesses += weight
                 return self.expr(e.subscript, ranges, weight)
             if root.name not in self.local_arrays:
-                return False
+                return self.reject(f"'{_PRINTER.visit(e)}' reaches other memory, which might alias the segment")
             return self._parts(e, ranges, weight)
         if isinstance(e, c_ast.ID):
             if e.name == self.name:
-                return False     # the segment's address, other than subscripted
+                return self.reject(f"'{self.name}' used other than subscripted: its address may escape")
             if e.name in self.locals:
                 return True
-            return not _names_memory(e.name, self.env)
-        if isinstance(e, c_ast.UnaryOp) and e.op == "*":
-            return False
-        if isinstance(e, c_ast.StructRef) and e.type == "->":
-            return False
+            return not _names_memory(e.name, self.env) or self.reject(f"'{e.name}' reaches other memory, which might alias the segment")
+        if (isinstance(e, c_ast.UnaryOp) and e.op == "*") or (isinstance(e, c_ast.StructRef) and e.type == "->"):
+            return self.reject(f"'{_PRINTER.visit(e)}' reaches memory through a pointer")
         if isinstance(e, c_ast.FuncCall):
             if not (isinstance(e.name, c_ast.ID) and (e.name.name in PURE_LIBRARY or e.name.name.startswith("omp_get_"))):
-                return False
+                return self.reject(f"the call '{_PRINTER.visit(e.name)}' might reach the segment")
             return all(self.expr(a, ranges, weight) for a in (e.args.exprs if e.args else []))
         if isinstance(e, (c_ast.Assignment, c_ast.UnaryOp)):
             target = e.lvalue if isinstance(e, c_ast.Assignment) else e.expr

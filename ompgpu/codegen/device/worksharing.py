@@ -17,7 +17,7 @@ from ompgpu.analysis.footprint import (TEAM_TILE, WARP, access_key, array_access
                                        reads_neighbouring_rows, short_iteration, tile_footprint)
 from ompgpu.analysis.operand_tiles import dot_product_nest, transposing_nest
 from ompgpu.analysis.skip_guard import skip_guard
-from ompgpu.analysis.team_staging import BROADCAST_MAX_BYTES, broadcast_operands, team_segment
+from ompgpu.analysis.team_staging import BROADCAST_MAX_BYTES, NotStaged, broadcast_operands, team_segment
 from ompgpu.errors import OmpSemanticError, UnsupportedError
 from ompgpu.outliner.outline import region_sharing
 from ompgpu.parser.bound import canonical_for
@@ -372,6 +372,10 @@ def _team_segment(em, d: Directive, loop: _Loop, inner: c_ast.Node) -> str | Non
     of an array that no other team touches, with the segment staged through shared memory for
     the iteration (analysis/team_staging.py); None where the body is not one."""
     segment = team_segment(inner, loop.var, em.env)
+    if isinstance(segment, NotStaged):
+        em.g.remarks.append((d.coord, f"each iteration of '#pragma omp {d.name}' opens with a pointer to its own "
+                                        f"segment, '{segment.pointer}': left in global memory, {segment.reason}", "missed"))
+        return None
     if segment is None:
         return None
     em.g.staged_count += 1
