@@ -1,5 +1,6 @@
 #!/bin/bash
-# Session 18 run 1, experiments (issue 48) at 4d974c4: hand edits of generated device code,
+# Session 18 run 1, experiments (issue 48) at 4d974c4: hand edits of generated device code
+# (results/scripts/s18-variants: gj-a.cu and lm-a.cu as generated, the edits as patches of them),
 # built with results/scripts/s18-variants/edit_build.py (the translation's device code replaced,
 # the rest of ompgpu cc as usual), five rounds alternated with CUDA's bench binary:
 #   lavamd nested: lm-a as generated; lm-b the neighbour box's particles staged through shared
