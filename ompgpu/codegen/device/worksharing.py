@@ -11,6 +11,7 @@ from typing import Callable
 from pycparser import c_ast
 
 from ompgpu.analysis.library import PURE_LIBRARY
+from ompgpu.analysis.loop_counts import constant_trip_count
 from ompgpu.analysis.symbols import Env, Symbol, declare, has_side_effect, is_pointer, resolve_typedef
 from ompgpu.codegen.cprint import CPrinter
 from ompgpu.analysis.footprint import (TEAM_TILE, WARP, access_key, array_accesses, lane_of, lane_tile,
@@ -302,25 +303,25 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
             and not em.plan.combined and batch is None and first_match is None and guard is None \
             and team_tile is None and tile is None and not lastprivate and not linear and not conditional \
             and not any(isinstance(n, OmpConstruct) for n in walk_nodes(inner)):
-        broadcast = _broadcast(em, d, loops, inner, set(c_loop_variables(body, len(loops))))
+        broadcast = _broadcast(em, d, body, inner, set(c_loop_variables(body, len(loops))))
     em.conditional_stores = saved_stores
     em.env = saved
     aligned = em.aligned()
     # A linear item is a lastprivate one whose private copy starts each iteration at its
     # original value plus the iteration's number times the step.
     lastprivate = entries + [{"name": name, "array": None, "conditional": False} for name, _ in linear]
-    text = em.render_with_ids("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=body_text, batch=batch, aligned=aligned, lane_tile=tile, team_tile=team_tile,
+    loop_args = dict(loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, batch=batch, aligned=aligned, lane_tile=tile, team_tile=team_tile,
                   first_match={"found": cxx_name(first_match[0]), "group": FIRST_MATCH_GROUP} if first_match else None,
                   counter32=first_match is not None and range_from is None and _counts_in_32_bits(loops),
                   range_from=range_from, lastprivate=lastprivate, iteration_now=now,
                   linear=[{"name": name, "step": step} for name, step in linear], barrier_before=bool(linear) and barrier_before,
                   loop_var_names=loop_var_names, barrier=barrier and not nowait, team_size=em.team_size,
                   whole_block=em.whole_block, spread=em.spread, guard=guard, one_round=one_round)
+    text = em.render_with_ids("loop.j2", **loop_args, body=body_text)
     if broadcast is not None:
-        staged = em.render_with_ids("loop.j2", loops=loops, schedule=schedule_kind, chunk=chunk, tile_bytes=tile_bytes, body=broadcast["body"], batch=batch, aligned=aligned, lane_tile=tile, team_tile=team_tile,
-                  first_match=None, counter32=False, range_from=range_from, lastprivate=lastprivate, iteration_now=now,
-                  linear=[], barrier_before=False, loop_var_names=loop_var_names, barrier=barrier and not nowait,
-                  team_size=em.team_size, whole_block=em.whole_block, spread=em.spread, guard=guard, one_round=one_round)
+        # the same loop reading the copies (broadcast applies only where first_match, linear items
+        # and their barrier are absent, so nothing else of the loop differs)
+        staged = em.render_with_ids("loop.j2", **loop_args, body=broadcast["body"])
         guarded = broadcast["trips"] is None or broadcast["trips"] < 2
         return em.render_with_ids("broadcast_operands.j2", operands=broadcast["operands"], staged=staged, plain=text,
                                   guarded=guarded, trip_count=" * ".join(f"({l.trip_count})" for l in loops),
@@ -334,12 +335,12 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
                               team_size=em.team_size, range_from=range_from, plain=text, **staging)
 
 
-def _broadcast(em, d: Directive, loops, inner: c_ast.Node, loop_vars: set[str]) -> dict | None:
+def _broadcast(em, d: Directive, body: c_ast.Node, inner: c_ast.Node, loop_vars: set[str]) -> dict | None:
     """The staged operands of a team's worksharing loop whose iterations each read them whole,
     with the body that reads them from shared memory and the loop's constant trip count (None
     where it is not one); None where the loop has none (analysis/team_staging.py)."""
     operands = broadcast_operands(inner, loop_vars, em.env)
-    trips = constant_loop_trips(loops)
+    trips = constant_trip_count(OmpConstruct(d, body))
     if not operands or ((trips is None or trips < 2) and not _may_appear_more_than_once(inner)):
         return None
     memo, texts = {}, []
@@ -354,17 +355,6 @@ def _broadcast(em, d: Directive, loops, inner: c_ast.Node, loop_vars: set[str]) 
                                         f"for the team, one element per thread, and read from there"
                                         f"{'' if trips is not None and trips >= 2 else ' (where the loop has two iterations or more)'}"))
     return {"operands": texts, "body": em.stmt_text(copy.deepcopy(inner, memo)), "trips": trips}
-
-
-def constant_loop_trips(loops) -> int | None:
-    """The iteration count of a loop nest whose bounds and steps are integer constants."""
-    total = 1
-    for l in loops:
-        lo, hi, st = int_constant(l.lb), int_constant(l.ub), int_constant(l.step)
-        if lo is None or hi is None or not st or l.cond_op not in ("<", ">"):
-            return None
-        total *= max((hi - lo + st - (1 if st > 0 else -1)) // st, 0)
-    return total
 
 
 def _team_segment(em, d: Directive, loop: _Loop, inner: c_ast.Node) -> str | None:
