@@ -215,6 +215,15 @@ def _size_clauses(k: Kernel, mode: str) -> tuple[list, object]:
     return limits, d.clause("num_threads") if mode == "spmd" else None
 
 
+def constant_thread_limit(k: Kernel) -> int:
+    """The team's thread limit when its thread_limit clauses are all constants (the smallest), else
+    0: what a generic region that a persistent loop runs tells its team (the loop launches no
+    kernel of its own for it, so no launch passes the limit)."""
+    thread_limits, _ = _size_clauses(k, "generic")
+    values = [_positive_constant(c) for c in thread_limits]
+    return min(values) if values and None not in values else 0
+
+
 def _launch_bound(k: Kernel, mode: str) -> int:
     """Threads per team the kernel is compiled for (__launch_bounds__, and the host's clamp).
 

@@ -95,7 +95,7 @@ def test_emit_cuda_writes_a_kernel(simple, tmp_path):
     out_g = tmp_path / "g.cu"
     assert main(["cc", "--emit-cuda", "--mode=generic", str(simple), "-o", str(out_g)]) == 0
     cu = out_g.read_text()
-    assert "ompgpu::kernel_init_generic();" in cu and "ompgpu::worker_wait<" in cu
+    assert "ompgpu::kernel_init_generic(__omp_team_threads);" in cu and "ompgpu::worker_wait<" in cu
 
 
 def test_remarks_name_the_mode(simple, capsys):

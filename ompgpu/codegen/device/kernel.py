@@ -144,7 +144,8 @@ def emit_kernel(em, k: Kernel, kname: str, region_function: bool = False) -> dic
 def trailing_params(plan: KernelPlan, packed: int) -> list[tuple[str, str]]:
     """(declaration, launch argument) of the parameters a kernel takes after its captures, in
     order: the league of packed teams, the scratch of inner loops spread across the grid and its
-    epoch, the mask of combined atomic updates (runtime/host/image.cpp passes them in this order)."""
+    epoch, the mask of combined atomic updates, a generic team's thread limit
+    (runtime/host/image.cpp passes them in this order)."""
     out = []
     if packed > 1:
         out.append(("unsigned __omp_league", "cfg->num_teams"))
@@ -152,6 +153,8 @@ def trailing_params(plan: KernelPlan, packed: int) -> list[tuple[str, str]]:
         out += [("void *__omp_scratch", "cfg->scratch"), ("unsigned __omp_scratch_epoch", "cfg->scratch_epoch")]
     if plan.combine_atomics:
         out.append(("unsigned __omp_combine", "cfg->combine"))
+    if plan.mode == "generic":
+        out.append(("unsigned __omp_team_threads", "cfg->team_threads"))
     return out
 
 

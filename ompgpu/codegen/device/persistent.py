@@ -7,6 +7,7 @@ from pycparser import c_ast
 
 from ompgpu.analysis.symbols import Symbol, resolve_typedef
 from ompgpu.codegen.device.cdecl import cxx_name, type_string
+from ompgpu.plan.mode import constant_thread_limit
 from ompgpu.plan.persistent_loops import BarrierStep, CarryStep, CopyStep, HostStep, PersistentLoop, RegionStep
 
 
@@ -48,6 +49,8 @@ def emit_loop(em, loop: PersistentLoop, kernel_parts: dict[int, dict]) -> dict:
                 else:
                     source = f"__loop_items[{item}]"
                 args.append(f"({ptype})({source})")
+            if kt["mode"] == "generic":
+                args.append(f"{constant_thread_limit(step.kernel)}u")
             steps.append({"kind": "region", "function": f"{kt['name']}__region", "args": args})
         elif isinstance(step, CopyStep):
             name = cxx_name(loop.items[step.item].name)

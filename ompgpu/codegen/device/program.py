@@ -14,11 +14,11 @@ from pathlib import Path
 from pycparser import c_ast
 
 from ompgpu.analysis.library import OMP_DEVICE_API
-from ompgpu.analysis.symbols import region_uses
+from ompgpu.analysis.symbols import region_uses, walk_nodes
 from ompgpu.codegen.cprint import finalize_line_markers
 from ompgpu.codegen.render import render
 from ompgpu.codegen.shared_scalars import SyncFree
-from ompgpu.errors import SourceCoord, UnsupportedError
+from ompgpu.errors import OmpSemanticError, SourceCoord, UnsupportedError
 from ompgpu.outliner.outline import Kernel, Program, unique_kernel_names
 from ompgpu.parser.bind import default_mem_order
 from ompgpu.plan.combine import capture_roles
@@ -38,6 +38,7 @@ class LaunchShape:
     scratch: int = 0     # 1: one more parameter, the launch's zeroed scratch (inner loops spread across the grid)
     combine: int = 0     # 1: one more parameter, last: the launch's mask of combined atomic updates
     cooperative: int = 0  # 1: launched cooperatively, every block resident (a persistent loop's kernel)
+    generic: int = 0     # 1: one more parameter, last: the team's thread limit (a generic kernel's workers are whole warps)
 
 
 def device_global_symbol(name: str) -> str:
@@ -202,6 +203,7 @@ class DeviceGenerator:
             if name in device_fns:
                 raise UnsupportedError(message, coord)
         self.device_fns = device_fns
+        self._check_device_function_globals(device_fns)
         types = self._type_decls()  # first: it says which local type definitions move out
         order = [n for n in self.p.functions if n in device_fns]  # source order
         fn_texts, protos = [], []
@@ -257,7 +259,8 @@ class DeviceGenerator:
                             kernel_combine={id(k): capture_roles(k, self.plans[id(k)].combine_atomics)
                                             for k in self.p.kernels if self.plans[id(k)].combine_atomics},
                             launch_shapes={v["name"]: LaunchShape(len(kt["params"]), kt["packed"], kt["max_threads"],
-                                                                  1 if kt["spread_bytes"] else 0, 1 if kt["combine"] else 0)
+                                                                  1 if kt["spread_bytes"] else 0, 1 if kt["combine"] else 0,
+                                                                  generic=1 if kt["mode"] == "generic" else 0)
                                            for kt in kernels for v in kt["variants"]}
                                           | {lt["name"]: LaunchShape(5, 1, lt["threads"], cooperative=1) for lt in loops})
 
@@ -326,6 +329,25 @@ class DeviceGenerator:
                 for node in local_declarations(fn.body):
                     take(node, local=True)
         return out
+
+    def _check_device_function_globals(self, device_fns: set[str]) -> None:
+        """A device function reaches file-scope variables of the user's only where they are declare
+        target: the device has no copy of the others (a target region's own references map them;
+        a function's cannot). gcc rejects the same ("referenced in offloaded code but hasn't been
+        marked to be included in the offloaded code")."""
+        for name in (n for n in self.p.functions if n in device_fns):
+            body = self.p.functions[name].body
+            for sym in region_uses(body, self.p.globals_env).order:
+                if sym.kind != "var" or not sym.is_global or sym.name in self.p.bound.declare_target \
+                        or not self._is_user_decl(sym.decl):
+                    continue
+                uses = [n for n in walk_nodes(body) if isinstance(n, c_ast.ID) and n.name == sym.name and n.coord]
+                use = min(uses, key=lambda n: (n.coord.line, n.coord.column), default=body)
+                raise OmpSemanticError(
+                    f"'{sym.name}' is used in '{name}', which runs on the device, but it is not declare target",
+                    self.user_coord(use),
+                    (f"declare it inside '#pragma omp declare target' ... '#pragma omp end declare target', or "
+                     f"with '#pragma omp declare target({sym.name})', so that the device has a copy of it",))
 
     def user_coord(self, node: c_ast.Node) -> SourceCoord:
         """Where a node of the AST stands in the user's source."""

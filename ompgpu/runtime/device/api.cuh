@@ -200,7 +200,8 @@ OMPGPU_API(state) int omp_get_active_level(void) { return ompgpu::detail::active
 OMPGPU_API(state) int omp_in_parallel(void) { return ompgpu::detail::active_level(ompgpu::detail::thr()) > 0; }
 
 OMPGPU_API(state) int omp_get_thread_limit(void) {
-  return ompgpu::detail::team_state.mode == ompgpu::MODE_GENERIC ? (int)blockDim.x - 32 : (int)blockDim.x;
+  return ompgpu::detail::team_state.mode == ompgpu::MODE_GENERIC ? (int)ompgpu::detail::team_state.thread_limit
+                                                                  : (int)blockDim.x;
 }
 OMPGPU_API(state) int omp_get_num_procs(void) { return omp_get_thread_limit(); }
 

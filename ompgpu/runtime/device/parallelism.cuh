@@ -83,12 +83,16 @@ OMPGPU_DEV unsigned team_size_of(int req, unsigned avail) {
   return (req <= 0 || (unsigned)req >= avail) ? avail : (unsigned)req;
 }
 
-// Generic fork: the team comes from the workers (a whole number of warps).
-OMPGPU_DEV int team_size_for(int req) { return (int)team_size_of(req, blockDim.x - 32u); }
+// Generic fork: the team comes from the workers (a whole number of warps), at most the team's
+// thread limit of them (kernel_init_generic).
+OMPGPU_DEV int team_size_for(int req) { return (int)team_size_of(req, team_state.thread_limit); }
 
 }  // namespace detail
 
-OMPGPU_DEV void kernel_init_generic() {
+// `team_threads`: the team's thread limit, which the host passes (its launch's thread_limit
+// clause, else OMP_TEAMS_THREAD_LIMIT); 0 or more than the workers: every worker. The block holds
+// the workers in whole warps, so a limit of 16 launches a warp of workers and uses half of it.
+OMPGPU_DEV void kernel_init_generic(unsigned team_threads = 0) {
   const unsigned tid = threadIdx.x;
   const unsigned m = blockDim.x - 32u;  // the master thread
   if ((blockDim.x & 31u) != 0u || blockDim.x > OMPGPU_MAX_BLOCK || blockDim.x == 0u)
@@ -97,6 +101,7 @@ OMPGPU_DEV void kernel_init_generic() {
   detail::thr_init(detail::ts_word(tid < m, 0));
   if (tid == m) {
     detail::init_team(MODE_GENERIC);
+    detail::team_state.thread_limit = team_threads > 0u && team_threads < m ? team_threads : m;
     detail::team_state.fork.dflt = (short)detail::team_size_for(0);
   }
   // No barrier: workers read team state only after the first fork barrier.

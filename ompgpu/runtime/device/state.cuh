@@ -68,6 +68,9 @@ struct TeamState {
   ForkWord fork;
   void *fork_args;  // argument pack of a fork whose pack does not fit argbuf (on the team stack)
   int mode;
+  // the most threads a parallel region of this team gets (thread-limit-var): a generic team's
+  // workers are whole warps, and a thread_limit(16) team must not run its regions on 32
+  unsigned thread_limit;
   // ICVs (nthreads lives in the fork word)
   int icv_max_active_levels;
   int icv_dynamic;
@@ -143,6 +146,7 @@ OMPGPU_DEV void init_team(int mode) {
   t.fork.unused = 0;
   t.fork_args = t.argbuf;
   t.mode = mode;
+  t.thread_limit = 0;
   t.icv_max_active_levels = 1;
   t.icv_dynamic = 0;
   t.count_bar_arrived = 0;

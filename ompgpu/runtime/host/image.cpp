@@ -221,9 +221,9 @@ extern "C" int ompgpu_image_launch(ompgpu_image_kernel *k, const ompgpu_launch_c
   CUfunction f = function_on(k, current_device(), &err);
   if (!f) return err ? err : static_cast<int>(cudaErrorInvalidDeviceFunction);
   unsigned grid = cfg->num_teams, block = cfg->threads_per_team;
-  void *packed_args[OMPGPU_IMAGE_MAX_PARAMS + 4];
+  void *packed_args[OMPGPU_IMAGE_MAX_PARAMS + 5];
   unsigned league = cfg->num_teams;
-  if (k->packed > 1 || k->scratch || k->combine) {
+  if (k->packed > 1 || k->scratch || k->combine || k->generic) {
     if (k->params > OMPGPU_IMAGE_MAX_PARAMS) return static_cast<int>(cudaErrorInvalidConfiguration);
     unsigned extra = k->params;
     for (unsigned i = 0; i < k->params; ++i) packed_args[i] = args[i];
@@ -242,6 +242,7 @@ extern "C" int ompgpu_image_launch(ompgpu_image_kernel *k, const ompgpu_launch_c
       packed_args[extra++] = const_cast<unsigned *>(&cfg->scratch_epoch);
     }
     if (k->combine) packed_args[extra++] = const_cast<unsigned *>(&cfg->combine);   // combined atomics' mask
+    if (k->generic) packed_args[extra++] = const_cast<unsigned *>(&cfg->team_threads);   // the team's thread limit
     args = packed_args;
   }
   if (k->cooperative)   // every block resident at once (a persistent loop's grid barrier)

@@ -45,6 +45,8 @@ typedef struct ompgpu_launch_config {
   unsigned scratch_epoch;        /* this launch's number among the launches on that scratch, from 1 */
   unsigned combine;              /* bit k: the blocks may sum the kernel's k-th combined pointer's
                                     atomic updates (runtime/device/combine.cuh; combine_roles) */
+  unsigned team_threads;         /* generic mode: the team's thread limit (its workers are whole warps:
+                                    threads_per_team - 32 of them may be more) */
 } ompgpu_launch_config;
 
 /* Launch stub defined in the device object; returns a cudaError_t value (0 = success). */
@@ -288,6 +290,7 @@ typedef struct ompgpu_image_kernel {
   unsigned scratch;          /* 1: the launch's scratch follows the parameters (inner loops spread across the grid) */
   unsigned combine;          /* 1: the launch's mask of combined atomic updates is the last parameter */
   unsigned cooperative;      /* 1: launched cooperatively (every block resident: a persistent loop's kernel) */
+  unsigned generic;          /* 1: a generic kernel: the launch's team_threads is the last parameter */
   void *function[OMPGPU_IMAGE_DEVICES];
 } ompgpu_image_kernel;
 int ompgpu_image_launch(ompgpu_image_kernel *k, const ompgpu_launch_config *cfg, void **args);

@@ -36,6 +36,16 @@ long long threads_for(const ompgpu_kernel_desc *k, const Device &dev, int thread
   return std::max(1LL, std::min(t, cap));
 }
 
+// A generic team's thread limit (thread-limit-var) on a block of `threads`: the thread_limit
+// clause, else OMP_TEAMS_THREAD_LIMIT, at most the block's workers. threads_for rounds the
+// workers up to whole warps, so they may be more than the limit (thread_limit(16): a warp).
+long long team_threads_for(const ompgpu_kernel_desc *k, int thread_limit, long long threads) {
+  if (k->mode == OMPGPU_MODE_SPMD) return threads;
+  const long long workers = threads - kMasterWarp;
+  const long long limit = thread_limit > 0 ? thread_limit : env().teams_thread_limit;
+  return limit > 0 && limit < workers ? limit : workers;
+}
+
 // What the occupancy calculator says of kernel k at teams of `threads` threads on dev (the
 // Residency of host_internal.hpp), cached per kernel and team size (rt().mu is taken here).
 Residency residency(const ompgpu_kernel_desc *k, Device &dev, long long threads) {
@@ -150,6 +160,7 @@ ompgpu_launch_config ompgpu_host::launch_config(long long teams, long long threa
   cfg.scratch = nullptr;
   cfg.scratch_epoch = 0;
   cfg.combine = 0;
+  cfg.team_threads = static_cast<unsigned>(threads);
   return cfg;
 }
 
@@ -298,6 +309,7 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
   cudaStream_t stream = thread_stream(loc, d);
   ompgpu_launch_config cfg = launch_config(teams, threads, d, stream);
   cfg.combine = combine;
+  cfg.team_threads = static_cast<unsigned>(team_threads_for(k, thread_limit, threads));
   cfg.scratch = k->scratch_per_team > 0
                     ? launch_scratch(d, static_cast<std::size_t>(teams) * static_cast<std::size_t>(k->scratch_per_team),
                                      &cfg.scratch_epoch)

@@ -7,8 +7,10 @@
 //        rt_main overflow   provoke a soft-stack overflow (must abort with the report)
 #include "harness.cuh"
 
-__device__ int expect_ts_dev(int nt) {
+// `limit`: the team's thread limit given to kernel_init_generic (0: none, every worker)
+__device__ int expect_ts_dev(int nt, int limit = 0) {
   int nw = (int)blockDim.x - 32;
+  if (limit > 0 && limit < nw) nw = limit;
   int ts = (nt <= 0 || nt > nw) ? nw : nt;
   return ts;
 }
@@ -42,8 +44,9 @@ __device__ void __omp_outlined_queries(void *args) {
   atomicAdd(&p->hits[blockIdx.x * 1024 + t], 1);
 }
 
-extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_queries(int *hits, int nt, int icv, int rounds) {
-  ompgpu::kernel_init_generic();
+extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_queries(int *hits, int nt, int icv, int rounds,
+                                                                                        unsigned limit) {
+  ompgpu::kernel_init_generic(limit);
   OMPGPU_TEST_WORKER_LOOP(case 1 : __omp_outlined_queries(OMPGPU_TEST_ARGS(PackQ)); break;)
   EXPECT_EQ_I(omp_get_thread_num(), 0);
   EXPECT_EQ_I(omp_get_num_threads(), 1);
@@ -52,19 +55,19 @@ extern "C" __global__ void __launch_bounds__(OMPGPU_MAX_BLOCK) __omp_offloading_
   EXPECT_EQ_I(omp_in_parallel(), 0);
   EXPECT_EQ_I(omp_get_team_num(), blockIdx.x);
   EXPECT_EQ_I(omp_get_num_teams(), gridDim.x);
-  EXPECT_EQ_I(omp_get_thread_limit(), blockDim.x - 32);
+  EXPECT_EQ_I(omp_get_thread_limit(), expect_ts_dev(0, (int)limit));
   EXPECT_EQ_I(omp_is_initial_device(), 0);
   EXPECT_EQ_I(omp_get_ancestor_thread_num(0), 0);
   EXPECT_EQ_I(omp_get_team_size(0), 1);
   EXPECT(ompgpu::can_fork());
   EXPECT(ompgpu::single_begin());
   if (icv > 0) omp_set_num_threads(icv);
-  EXPECT_EQ_I(omp_get_max_threads(), expect_ts_dev(icv));
+  EXPECT_EQ_I(omp_get_max_threads(), expect_ts_dev(icv, (int)limit));
   ompgpu::barrier();  // no-op outside a region
   for (int r = 0; r < rounds; r++) {
     PackQ pack;
     pack.hits = hits;
-    pack.ts = expect_ts_dev(nt > 0 ? nt : icv);
+    pack.ts = expect_ts_dev(nt > 0 ? nt : icv, (int)limit);
     if (ompgpu::can_fork()) {
       ompgpu::fork(1, &pack, sizeof pack, nt);
     } else {
@@ -123,24 +126,27 @@ static void test_fork_queries() {
     const int nts[] = {0, 1, 5, 31, 32, 33, 100, 2000};
     const int grid = 2, rounds = 3;
     DevBuf<int> hits(grid * 1024);
+    // limit: the team's thread_limit below its workers (a generic block's workers are whole warps)
     for (int b : blocks)
       for (int nt : nts)
-        for (int icv : {0, 40}) {
+        for (int icv : {0, 40})
+        for (int limit : {0, 16, 40}) {
           if (icv && nt) continue;
-          if (g_quick && (b == 96 || b == 1024 || nt == 1 || nt == 31 || nt == 100)) continue;
+          if (g_quick && (b == 96 || b == 1024 || nt == 1 || nt == 31 || nt == 100 || (limit && icv))) continue;
           hits.zero();
-          OMPGPU_LAUNCH_KERNEL(__omp_offloading_queries, grid, b, 0, 0, hits.d, nt, icv, rounds);
+          OMPGPU_LAUNCH_KERNEL(__omp_offloading_queries, grid, b, 0, 0, hits.d, nt, icv, rounds, (unsigned)limit);
           if (!dev_errors_ok("queries")) {
-            printf("  (block %d nt %d icv %d)\n", b, nt, icv);
+            printf("  (block %d nt %d icv %d limit %d)\n", b, nt, icv, limit);
             continue;
           }
-          int ts = expect_team_size(b, nt > 0 ? nt : icv);
+          const int workers = limit > 0 && limit < b - 32 ? limit + 32 : b;
+          int ts = expect_team_size(workers, nt > 0 ? nt : icv);
           auto h = hits.get();
           int bad = 0;
           for (int g = 0; g < grid; g++)
             for (int t = 0; t < 1024; t++)
               if (h[g * 1024 + t] != (t < ts ? rounds : 0)) bad++;
-          HCHECK(bad == 0, "block %d nt %d icv %d: %d wrong hit counts", b, nt, icv, bad);
+          HCHECK(bad == 0, "block %d nt %d icv %d limit %d: %d wrong hit counts", b, nt, icv, limit, bad);
         }
     END_TEST();
   }
