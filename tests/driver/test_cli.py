@@ -120,6 +120,38 @@ def test_c_syntax_error_has_caret(tmp_path, capsys):
     assert err.splitlines()[1] == "  return x;" and err.splitlines()[2] == "  ^"
 
 
+DEVICE_FUNCTION_USES_A_HOST_GLOBAL = """#include <stdio.h>
+static int counts[4], spare;
+#pragma omp declare target
+static void bump(int t) { int k = t; counts[k]++; }
+#pragma omp end declare target
+int main(void) {
+#pragma omp target teams distribute num_teams(4) map(tofrom: counts)
+  for (int t = 0; t < 4; t++) bump(t);
+  printf("%d %d\\n", counts[2], spare);
+  return 0;
+}
+"""
+
+
+def test_device_function_using_a_global_that_is_not_declare_target(tmp_path, capsys):
+    """The device has no copy of such a variable (the region's map is the region's, not its
+    callees'): an error at the use, as gcc's, not a failure of the generated code."""
+    p = tmp_path / "global_use.c"
+    p.write_text(DEVICE_FUNCTION_USES_A_HOST_GLOBAL)
+    assert main(["cc", "--emit-cuda", str(p), "-o", str(tmp_path / "t.cu")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"{p}:4:38: error: 'counts' is used in 'bump', which runs on the device, "
+                          "but it is not declare target"), err
+    assert "declare target(counts)" in err and "Traceback" not in err and "g++" not in err
+    # declared target, it compiles
+    p.write_text(DEVICE_FUNCTION_USES_A_HOST_GLOBAL.replace("static int counts[4], spare;",
+                                                            "#pragma omp declare target\nstatic int counts[4];\n"
+                                                            "#pragma omp end declare target\nstatic int spare;")
+                 .replace(":4:38:", ":6:38:"))
+    assert main(["cc", "--emit-cuda", str(p), "-o", str(tmp_path / "t.cu")]) == 0, capsys.readouterr().err
+
+
 @pytest.mark.toolchain
 def test_compile_link_and_run_under_emulator(simple, tmp_path):
     exe = tmp_path / "simple"
