@@ -231,12 +231,13 @@ def num_threads_clause(em, d: Directive, spmd_site: bool):
 def known_team_size(em, d: Directive) -> str | None:
     """The team of a region forked here, when known at compile time: a team-level region of a
     kernel (not of a device function, which any context may call) runs on the whole block
-    (SPMD) or on all the workers (generic, when neither num_threads nor if can shrink it;
-    the host always launches at least one worker warp, so such a region always forks)."""
+    (SPMD) or on the team's thread limit of workers (generic, when neither num_threads nor if
+    can shrink it; the host always launches at least one worker warp, so such a region always
+    forks; the workers are whole warps, the limit may leave some of them out)."""
     if em.plan is None or em.in_region != 0:
         return None
     if em.spmd:
         return "__team_size" if num_threads_clause(em, d, True) is not None else em.block
     if d.clause("num_threads") is not None or d.if_clause("parallel") is not None:
         return None
-    return f"({em.block} - 32u)"
+    return "ompgpu::generic_team_threads()"

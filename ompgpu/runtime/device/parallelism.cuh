@@ -107,6 +107,10 @@ OMPGPU_DEV void kernel_init_generic(unsigned team_threads = 0) {
   // No barrier: workers read team state only after the first fork barrier.
 }
 
+// The threads of a generic team's region forked with neither num_threads nor if: the team's
+// thread limit of its workers (kernel_init_generic). Read by the region's threads, after the fork.
+OMPGPU_DEV unsigned generic_team_threads() { return detail::team_state.thread_limit; }
+
 // True for worker threads (every thread below the master).
 OMPGPU_DEV bool is_worker() { return threadIdx.x < blockDim.x - 32u; }
 
