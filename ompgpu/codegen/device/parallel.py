@@ -242,13 +242,10 @@ def _counting_loop(em, sub, d: Directive, n: OmpConstruct, reds: list[dict]) -> 
     test = counted_test(n.body.stmt, r["name"])
     if test is None:
         return None
-    saved, sub.env = sub.env, sub.env.child()
-    try:
+    with sub.child_scope():
         loop = worksharing.canonical_loop(sub, n.body, d)
         worksharing.declare_loop_var(sub, n.body)
         test_text = sub.visit(test)
-    finally:
-        sub.env = saved
     em.g.remarks.append((d.coord, f"'#pragma omp {d.name}' counts into '{r['name']}' where "
                                     f"'{CPrinter().visit(test)}' holds: where the team has a thread for each "
                                     f"iteration, one barrier counts the threads whose test held (bar.red.popc) "

@@ -2,6 +2,7 @@
 pycparser's C generator, each OpenMP construct handed to the module of its family."""
 from __future__ import annotations
 
+import contextlib
 import copy
 import dataclasses
 from typing import TYPE_CHECKING
@@ -413,6 +414,16 @@ class Emitter(CGen):
         if d.name in ("declare target", "end declare target"):
             return ""
         raise UnsupportedError(f"'#pragma omp {d.name}' in device code is not supported yet", d.coord)
+
+    @contextlib.contextmanager
+    def child_scope(self):
+        """Names declared while the block runs (loop variables, a nest's locals) are known to the
+        printing inside it and forgotten after."""
+        saved, self.env = self.env, self.env.child()
+        try:
+            yield self
+        finally:
+            self.env = saved
 
     def region_emitter(self) -> Emitter:
         """A fresh Emitter for the body of a work function outlined from code printed here

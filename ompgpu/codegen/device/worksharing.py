@@ -454,8 +454,7 @@ def _dot_tile(em, d: Directive, loops, inner: c_ast.Node) -> dict | None:
     nest = dot_product_nest(inner, loops[0].var, loops[1].var)
     if nest is None:
         return None
-    saved, em.env = em.env, em.env.child()
-    try:
+    with em.child_scope():
         k_decl = copy.copy(nest.k_decl)
         k_decl.init = c_ast.ID("__dt_k")
         acc_decl = copy.copy(nest.acc)
@@ -469,8 +468,6 @@ def _dot_tile(em, d: Directive, loops, inner: c_ast.Node) -> dict | None:
                  "row": em.visit(nest.row), "col": em.visit(nest.col), "row_first": nest.row_first,
                  "k_decl": k_text, "acc_decl": acc_text, "acc_type_decl": acc_type_text, "acc": cxx_name(nest.acc.name),
                  "post": "".join(em.stmt_text(s) for s in nest.post)}
-    finally:
-        em.env = saved
     em.g.remarks.append((d.coord, f"the dot product over '{nest.k_decl.name}' of '#pragma omp {d.name}' is staged through "
                                     f"shared memory: tiles of {DOT_TILE} x {DOT_TILE} of '{texts['row']}' and "
                                     f"'{texts['col']}', {DOT_TILE * DOT_TILE // DOT_TEAM} outputs per thread, "
