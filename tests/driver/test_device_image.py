@@ -46,13 +46,21 @@ def test_host_code_launches_an_image_through_the_runtime(tmp_path):
     assert f'extern const unsigned char {t.device_image}[] __attribute__((visibility("hidden")));' in host
     assert f"static ompgpu_device_image __ompgpu_image = {{ {t.device_image}, {t.device_image}_ptx, 0 }};" in host
     # one kernel record and two static stubs per kernel: nothing is left for a device object to define
+    # (params, packed, team_threads, scratch, combine, cooperative, generic)
+    record_of = lambda host, kname: re.search(rf'static ompgpu_image_kernel __ompgpu_ik_{kname} = {{ &__ompgpu_image, '  # noqa: E731
+                                              rf'"{kname}", (\d+), (\d+), (\d+), ([01]), ([01]), ([01]), ([01]) }};', host)
     for _, kname in t.kernels:
-        record = re.search(rf'static ompgpu_image_kernel __ompgpu_ik_{kname} = {{ &__ompgpu_image, "{kname}", (\d+), (\d+), (\d+), ([01]) }};',
-                           host)
+        record = record_of(host, kname)
         assert record, kname
         assert int(record.group(1)) >= 1   # the mapped array at least
+        assert record.group(7) == "0"      # SPMD: no team thread limit after the parameters
         assert f"static int __ompgpu_launch_{kname}(" in host and f"static int __ompgpu_occupancy_{kname}(" in host
         assert f"extern int __ompgpu_launch_{kname}" not in host
+    # a generic kernel takes its team's thread limit last (runtime/host/image.cpp)
+    generic = _translate(tmp_path, mode="generic")
+    for _, kname in generic.kernels:
+        record = record_of(generic.host_c, kname)
+        assert record and record.group(7) == "1", kname
     # the declare target variable: its device address by its mangled name in the image
     assert f'ompgpu_image_global(&__ompgpu_image, "{device_global_symbol("counter")}")' in host
     assert device_global_symbol("counter") == "_ZN11ompgpu_user7counterE"
