@@ -92,7 +92,16 @@ OMPGPU_DEV void block_barrier() {
 // came with `held` nonzero: one instruction (bar.red.popc) for the barrier and the count, where
 // an all-reduce takes shuffles, shared slots and a barrier. btree's level loop (a team of 256
 // counting its keys below the query) ran 0.14 ms against 0.17 (H200, bench/results/s19-h200-2026-11-30-run1).
-OMPGPU_DEV unsigned block_count(int held) { return (unsigned)__syncthreads_count(held); }
+OMPGPU_DEV unsigned block_count(int held) {
+#ifdef OMPGPU_EMU
+  return ompgpu_emu_bar_red_popc((int)BARRIER_WHOLE_BLOCK, held);
+#else
+  unsigned count;
+  asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.s32 p, %1, 0;\n\tbarrier.red.popc.u32 %0, 0, p;\n\t}"
+               : "=r"(count) : "r"(held) : "memory");
+  return count;
+#endif
+}
 
 // End the calling thread now (PTX exit). Later barriers count it as arrived.
 OMPGPU_DEV void thread_exit() {

@@ -19,6 +19,12 @@
 inline void ompgpu_emu_bar_sync(int id, int count) { ompgpu_emu::bar_op(id, count, true, -1); }
 inline void ompgpu_emu_bar_arrive(int id, int count) { ompgpu_emu::bar_op(id, count, false, -1); }
 
+// bar.red.popc on barrier `id` with every thread of the block: how many came with pred nonzero
+inline unsigned ompgpu_emu_bar_red_popc(int id, int pred) {
+  ompgpu_emu::bar_op(id, 0, true, pred ? 1 : 0);
+  return (unsigned)(uint32_t)ompgpu_emu::t_exec->cur->result;
+}
+
 inline void __syncthreads() { ompgpu_emu::bar_op(0, 0, true, -1); }
 inline int __syncthreads_count(int pred) {
   ompgpu_emu::bar_op(0, 0, true, pred ? 1 : 0);
