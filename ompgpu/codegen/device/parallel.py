@@ -17,7 +17,7 @@ from ompgpu.parser.bind import OmpConstruct, collapse_depth, loop_var_names
 from ompgpu.parser.directives import Directive
 from ompgpu.plan.call_effects import region_reads_thread_state
 from ompgpu.plan.mode import same_expression
-from ompgpu.codegen.device import data_sharing, reductions, worksharing
+from ompgpu.codegen.device import data_sharing, reductions
 from ompgpu.codegen.device.cdecl import by_value_type, cxx_name, is_integer_type, type_string
 
 # A firstprivate array of a parallel region travels in the region's argument pack, which
@@ -248,6 +248,9 @@ def _counting_loop(em, sub, d: Directive, n: OmpConstruct, reds: list[dict]) -> 
     test = counted_test(n.body.stmt, r["name"])
     if test is None:
         return None
+    # worksharing.py outlines the regions of combined constructs through this module: the import
+    # is at call time, so the modules load in one order (as reductions.scan_loop's)
+    from ompgpu.codegen.device import worksharing
     with sub.child_scope():
         loop = worksharing.canonical_loop(sub, n.body, d)
         worksharing.declare_loop_var(sub, n.body)
