@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pycparser import c_ast
 
+from ompgpu.analysis.team_staging import integer_constant
 from ompgpu.parser.cfront import sole_statement, walk_nodes
 
 _ZERO_OR_ONE_OPS = frozenset({"<", ">", "<=", ">=", "==", "!=", "&&", "||"})
@@ -67,18 +68,9 @@ def _is_name(e: c_ast.Node, name: str) -> bool:
     return isinstance(e, c_ast.ID) and e.name == name
 
 
-def _integer_value(e: c_ast.Node) -> int | None:
-    if isinstance(e, c_ast.Constant) and e.type in ("int", "unsigned int", "long int", "unsigned long int"):
-        try:
-            return int(e.value.rstrip("uUlL"), 0)
-        except ValueError:
-            return None
-    return None
-
-
 def _is_one(e: c_ast.Node) -> bool:
-    return _integer_value(e) == 1
+    return integer_constant(e) == 1
 
 
 def _is_zero(e: c_ast.Node) -> bool:
-    return _integer_value(e) == 0
+    return integer_constant(e) == 0

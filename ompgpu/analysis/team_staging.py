@@ -127,7 +127,7 @@ def _segment_of(init: c_ast.Node, var: str, env: Env) -> int | None:
         while isinstance(scaled, c_ast.Cast):
             scaled = scaled.expr
         if isinstance(scaled, c_ast.ID) and scaled.name == var:
-            s = _constant(scale)
+            s = integer_constant(scale)
             return s if s is not None and s > 0 else None
     return None
 
@@ -147,14 +147,15 @@ def _names_memory(name: str, env: Env) -> bool:
 _PRINTER = c_generator.CGenerator()
 
 
-def _constant(e: c_ast.Node) -> int | None:
+def integer_constant(e: c_ast.Node) -> int | None:
+    """The value of an integer constant expression (literals and arithmetic on them), else None."""
     return int_constant(_PRINTER.visit(e))
 
 
 def interval(e: c_ast.Node, ranges: dict[str, tuple[int, int]]) -> tuple[int, int] | None:
     """[lo, hi] that the integer expression e stays in, given the ranges of names; None where
     that is not known (a name without a range, a division, a call, ...)."""
-    c = _constant(e)
+    c = integer_constant(e)
     if c is not None:
         return c, c
     if isinstance(e, c_ast.ID):
@@ -185,7 +186,7 @@ def loop_range(f: c_ast.For) -> tuple[str, tuple[int, int] | None, int | None]:
     if parts is None:
         return "", None, None
     var, lb, ub, step, cmp = parts
-    lo, hi, st = _constant(lb), _constant(ub), _constant(step)
+    lo, hi, st = integer_constant(lb), integer_constant(ub), integer_constant(step)
     if lo is None or hi is None or st not in (1, -1) or _assigns(f.stmt, var):
         return var, None, None
     if st == 1 and cmp in ("<", "<="):

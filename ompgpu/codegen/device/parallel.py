@@ -259,7 +259,7 @@ def _counting_loop(em, sub, d: Directive, n: OmpConstruct, reds: list[dict]) -> 
                                     f"'{CPrinter().visit(test)}' holds: where the team has a thread for each "
                                     f"iteration, one barrier counts the threads whose test held (bar.red.popc) "
                                     f"instead of an all-reduce"))
-    return {"name": cxx_name(r["name"]), "lb": loop.lb, "ub": loop.ub, "step": loop.step, "cmp": loop.cmp,
+    return {"name": cxx_name(r["name"]), "lb": loop.lb, "step": loop.step, "trip_count": loop.trip_count,
             "var": loop.var, "var_type": loop.var_type, "test": test_text}
 
 
