@@ -136,7 +136,7 @@ def _translate(path: str, opts: Options) -> Translation:
             host = generate_host(program, device.kernel_names, opts.offload, device.globals, device.kernel_modes,
                                  device.kernel_max_threads, opts.offload_arch, device.kernel_dense,
                                  host_openmp_gaps(host_compiler_identity(host_cc())), device.indirect_functions,
-                                 device.indirect_table, image, device.kernel_scratch, device.kernel_combine, loops,
+                                 device.indirect_table, image, device.kernel_scratch, device.kernel_combine, device.loops,
                                  device.kernel_grid_tiles)
     except OmpgpuError as exc:
         exc.coord = bound.coord_fixer.fix(exc.coord)

@@ -125,6 +125,10 @@ class PersistentLoop:
     items: tuple[LoopItem, ...]
     team_threads: int
     kernels: tuple[Kernel, ...]
+    # Each kernel's teams per block as planned (KernelPlan.packed_teams): the loop's block holds
+    # that many of a packed region's teams. Code generation keeps the loop only where each kernel
+    # is emitted so (codegen/device/program.py: a packed kernel whose code names the block is not).
+    packed: tuple[int, ...]
     # Each region's loop nest dealt out over the grid (one iteration a thread), whose bounds the
     # host can evaluate before the loop (they name only outer variables the loop never changes):
     # the grid need not be larger than the longest; None where a region is not one such nest.
@@ -208,10 +212,16 @@ class _LoopFinder(ScopedVisitor):
         barriers = sum(isinstance(s, BarrierStep) for s in planned.steps) + planned.top_barrier
         scalars = ", ".join(s.name for s in planned.state) or "none"
         self.remarks.append((planned.coord, f"the host loop of {len(planned.kernels)} target region(s) runs as one "
-                             f"persistent kernel '{planned.name}': one cooperative launch of teams of "
-                             f"{planned.team_threads} threads, all resident (no more than fill half of each SM, nor "
+                             f"persistent kernel '{planned.name}': one cooperative launch of blocks of "
+                             f"{planned.team_threads} threads{_packing(planned)}, all resident (no more than fill half of each SM, nor "
                              f"than the regions' loops give two iterations a thread); {barriers} grid barrier(s) an "
                              f"iteration; the loop's scalars ({scalars}) kept on the device", None))
+
+
+def _packing(loop: PersistentLoop) -> str:
+    """How a loop's blocks hold the teams of its packed regions (say nothing where none is)."""
+    packed = sorted({p for p in loop.packed if p > 1})
+    return f" ({' or '.join(str(p) for p in packed)} teams to a block)" if packed else ""
 
 
 def _body_items(stmt: c_ast.Node) -> list:
@@ -301,7 +311,7 @@ class _Planner:
         return PersistentLoop(self.f.unique_name(coord), self.loop, coord, self.f.fn_name,
                               self.env.copy(), tuple(placed), has_continue, tuple(self.state), tuple(self.pointers),
                               frozenset(self.written), tuple(self.loop_items), team or 256, tuple(kernels),
-                              self._grid_nests(kernels))
+                              tuple(self.f.plans[id(k)].packed_teams for k in kernels), self._grid_nests(kernels))
 
     def _grid_nests(self, kernels: list[Kernel]) -> tuple[tuple[c_ast.For, ...], ...] | None:
         nests = []
@@ -348,8 +358,8 @@ class _Planner:
         where = f"the target region at {k.coord}"
         if k.teams is None:
             raise NotKept(f"{where} has no teams: it runs as one team, which the loop's grid cannot stand for")
-        if plan.packed_teams > 1 or plan.spread or plan.combine_atomics:
-            raise NotKept(f"{where} shapes its own launch (packed teams, spread inner loops or combined atomics)")
+        if plan.spread or plan.combine_atomics:
+            raise NotKept(f"{where} shapes its own launch (spread inner loops or combined atomics)")
         d = k.construct.directive
         for clause in _REGION_CLAUSES_NOT_KEPT:
             if d.clause(clause) is not None or (k.teams is not None and k.teams.clause(clause) is not None):
@@ -358,7 +368,9 @@ class _Planner:
             raise NotKept(f"{where} attaches pointer members")
         sized = [c for c in _TEAM_SIZE_CLAUSES if d.clause(c) is not None or (k.teams is not None and k.teams.clause(c))]
         if plan.exact_threads > 0:
-            return plan.exact_threads   # the clauses fix every launch's block to this
+            # the clauses fix every launch's block to this; packed teams share a block, the loop's
+            # block holds as many as their own launch's does (packed_teams, fixed at planning)
+            return plan.exact_threads * plan.packed_teams
         if sized:
             raise NotKept(f"{where} sizes its teams with a '{sized[0]}' clause that is not a constant")
         # the team size its own launch would get (runtime/host/target.cpp threads_for, without

@@ -135,3 +135,39 @@ def test_loops_without_target_regions_say_nothing(tmp_path):
     t = translated(tmp_path, "for (int k = 0; k < 3; k++) it += k;\n#pragma omp target teams distribute parallel for\n"
                              "for (int i = 0; i < n; i++) u[i] = i;")
     assert loop_remarks(t) == []
+
+
+PACKED = """#pragma omp target data map(tofrom: u[0:n], w[0:n])
+  for (int k = 0; k < 4; k++) {
+#pragma omp target teams distribute thread_limit(32)
+    for (int i = 0; i < n; i++) {
+      w[i] += 1.0;
+      double s = 0.0;
+#pragma omp parallel for reduction(+: s)
+      for (int j = 0; j < 64; j++) s += u[(i + j) % n];
+      u[i] = s * 0.5;
+    }
+#pragma omp target teams distribute thread_limit(16)
+    for (int i = 0; i < n; i++) {
+#pragma omp parallel for
+      for (int j = 0; j < 16; j++) w[(i * 16 + j) % n] += BODY;
+    }
+  }"""
+
+
+def test_packed_regions_run_in_a_loop_whose_blocks_hold_as_many_teams(tmp_path):
+    t = translated(tmp_path, PACKED.replace("BODY", "1.0"))
+    [r] = loop_remarks(t)
+    assert "runs as one persistent kernel" in r and "blocks of 128 threads (4 or 8 teams to a block)" in r
+    # each region's device function takes its league: its own launch's, or every team of the loop's grid
+    assert t.device_cu.count("ompgpu::packed_league(4u)") == 1 and t.device_cu.count("ompgpu::packed_league(8u)") == 1
+    assert "OMPGPU_LAUNCH_BOUNDS(128) __ompgpu_loop_main_l" in t.device_cu
+
+
+def test_a_loop_whose_packed_region_runs_a_team_per_block_runs_as_written(tmp_path):
+    # omp_get_team_num names the block: that region's kernel is not packed after all
+    t = translated(tmp_path, PACKED.replace("BODY", "omp_get_team_num()"))
+    [r] = loop_remarks(t)
+    assert "runs as written" in r and "runs a team per block, not the packed teams" in r, r
+    assert r.endswith("[-Rpass-missed=ompgpu]")
+    assert "ompgpu_persistent_loop(" not in t.host_c and "__ompgpu_loop_main" not in t.device_cu

@@ -135,6 +135,7 @@ def emit_kernel(em, k: Kernel, kname: str, region_function: bool = False) -> dic
             # A persistent loop's regions share one kernel: data one writes is another's to read, so
             # none may reach it through the read-only cache that `restrict` lets nvcc use.
             "region_params": [re.sub(r"\brestrict\b\s*", "", p[0]) for p in params], "aliases": aliases, "promotions": promotions,
+            "region_trailing": region_trailing_params(em.plan, packed),
             "privates": privates, "body": text, "max_threads": bound, "plan": em.plan,
             "mode": em.plan.mode, "lean": em.plan.lean, "combined": em.plan.combined, "variants": variants,
             "packed": packed, "spread_bytes": spread_scratch_bytes(k) if em.plan.spread else 0,
@@ -155,6 +156,19 @@ def trailing_params(plan: KernelPlan, packed: int) -> list[tuple[str, str]]:
         out.append(("unsigned __omp_combine", "cfg->combine"))
     if plan.mode == "generic":
         out.append(("unsigned __omp_team_threads", "cfg->team_threads"))
+    return out
+
+
+def region_trailing_params(plan: KernelPlan, packed: int) -> list[tuple[str, str]]:
+    """(declaration, name) of the parameters a region's device function (a region a persistent
+    loop calls, device.cu.j2) takes after its captures: packed teams' league (its kernel passes
+    its own, the loop the grid's teams), a generic team's thread limit (its kernel's parameter,
+    or the loop's constant)."""
+    out = []
+    if packed > 1:
+        out.append(("unsigned __omp_league", "__omp_league"))
+    if plan.mode == "generic":
+        out.append(("unsigned __omp_team_threads", "__omp_team_threads"))
     return out
 
 

@@ -49,6 +49,8 @@ def emit_loop(em, loop: PersistentLoop, kernel_parts: dict[int, dict]) -> dict:
                 else:
                     source = f"__loop_items[{item}]"
                 args.append(f"({ptype})({source})")
+            if kt["packed"] > 1:   # every team of the grid (the loop's block holds kt["packed"])
+                args.append(f"ompgpu::packed_league({kt['packed']}u)")
             if kt["mode"] == "generic":
                 args.append(f"{constant_thread_limit(step.kernel)}u")
             steps.append({"kind": "region", "function": f"{kt['name']}__region", "args": args})

@@ -75,6 +75,8 @@ class DeviceOutput:
     # Device code other files may name: a declare target variable, or a device function with
     # external linkage (relocatable device code where the file is compiled with -c).
     exports_device_symbols: bool = False
+    # The persistent loops emitted (the planned ones but those whose regions' teams per block changed)
+    loops: LoopPlan | None = None
 
 
 def indirect_table_name(path: str) -> str:
@@ -227,6 +229,7 @@ class DeviceGenerator:
             kt["workfns"] = [w for w in self.workfns if w.id in reach]
             self.remarks.append((kt["coord"], kernel.mode_remark(kt["name"], kt["plan"], len(kt["workfns"]))))
         parts = {id(k): kt for k, kt in zip(self.p.kernels, kernels)}
+        self._drop_unpacked_loops()
         loops = []
         for loop in self.loops.loops:
             em = printer.Emitter(self, loop.name, loop.env, master=False)
@@ -262,7 +265,28 @@ class DeviceGenerator:
                                                                   1 if kt["spread_bytes"] else 0, 1 if kt["combine"] else 0,
                                                                   generic=1 if kt["mode"] == "generic" else 0)
                                            for kt in kernels for v in kt["variants"]}
-                                          | {lt["name"]: LaunchShape(5, 1, lt["threads"], cooperative=1) for lt in loops})
+                                          | {lt["name"]: LaunchShape(5, 1, lt["threads"], cooperative=1) for lt in loops},
+                            loops=self.loops)
+
+    def _drop_unpacked_loops(self) -> None:
+        """Keep the persistent loops whose regions were emitted with as many teams per block as
+        the loop was planned for (its block's width): a packed kernel whose code names the block
+        runs a team per block instead (_kernel), and the loop then runs as written."""
+        kept, dropped = [], {}
+        for loop in self.loops.loops:
+            changed = [k for k, packed in zip(loop.kernels, loop.packed) if self.plans[id(k)].packed_teams != packed]
+            if changed:
+                dropped[loop.name] = (loop.coord, f"the host loop of {len(loop.kernels)} target region(s) runs as "
+                                      f"written, a kernel launch per region and iteration: the target region at "
+                                      f"{changed[0].coord} runs a team per block, not the packed teams the loop's "
+                                      "blocks were sized for")
+            else:
+                kept.append(loop)
+        if dropped:
+            remarks = [r for r in self.loops.remarks if not any(f"'{name}'" in r[1] for name in dropped)]
+            remarks += [(coord, message, "missed") for coord, message in dropped.values()]
+            self.loops = LoopPlan(tuple(kept), tuple(remarks))
+            self.region_kernels = self.loops.kernel_ids()
 
     # -- declarations the device needs --------------------------------------------
     def _is_user_decl(self, node: c_ast.Node) -> bool:

@@ -46,6 +46,9 @@ OMPGPU_DEV unsigned low_lanes_mask(unsigned k) { return k >= 32u ? 0xffffffffu :
 OMPGPU_DEV unsigned packed_team_num(unsigned teams_per_block, unsigned lanes) {
   return blockIdx.x * teams_per_block + threadIdx.x / lanes;
 }
+// The league of a packed region that a persistent loop calls: every team its grid holds (the
+// loop's blocks are as wide as the region's own launch's, plan/persistent_loops.py).
+OMPGPU_DEV unsigned packed_league(unsigned teams_per_block) { return gridDim.x * teams_per_block; }
 OMPGPU_DEV unsigned packed_thread(unsigned lanes) { return threadIdx.x & (lanes - 1u); }
 OMPGPU_DEV unsigned packed_team_mask(unsigned lanes) { return low_lanes_mask(lanes) << (lane_id() & ~(lanes - 1u)); }
 OMPGPU_DEV void packed_team_barrier(unsigned lanes) { __syncwarp(packed_team_mask(lanes)); }
