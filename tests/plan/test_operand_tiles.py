@@ -101,3 +101,43 @@ def test_schedules_whose_order_a_tile_keeps_are_staged(tmp_path, clauses, staged
     for iteration in ("c[j][i] = a[i][j];", "double s = 0; for (int k = 0; k < n; k++) s += a[i][k] * b[k][j]; c[i][j] = s;"):
         found = any(TRANSPOSED in r or STAGED in r for r in remarks(tmp_path, iteration, clauses))
         assert found == staged, (clauses, iteration)
+
+
+def team_translation(tmp_path: Path, serial: str = "", clauses: str = "thread_limit(256)", schedule: str = ""):
+    src = tmp_path / "t.c"
+    src.write_text(f"""float a[64 * 64 * 64], b[64 * 64 * 64];
+int seen[64];
+int main(int argc, char **argv) {{
+  int s = argc * 64;
+#pragma omp target teams distribute {clauses}
+  for (int j = 0; j < s; j++) {{
+{serial}
+#pragma omp parallel for collapse(2) {schedule}
+    for (int i = 0; i < s; i++)
+      for (int k = 0; k < s; k++) b[(k * s + j) * s + i] = a[(i * s + j) * s + k];
+  }}
+  return 0;
+}}
+""")
+    return translate(str(src), Options())
+
+
+@pytest.mark.parametrize("serial, clauses, spread", [
+    ("", "thread_limit(256)", True),                      # planes split over the grid: the team's part
+    ("seen[j] = 1;", "thread_limit(256)", False),         # serial code that writes: whole planes
+    ("", "thread_limit(256) num_teams(8)", False),
+])
+def test_a_teams_own_transposing_nest_is_staged(tmp_path, serial, clauses, spread):
+    t = team_translation(tmp_path, serial, clauses)
+    assert any("runs along 'i' in '#pragma omp for': staged through shared memory in tiles of 32 x 32" in r
+               for r in t.remarks), t.remarks
+    assert "__tt_s0[32][33]" in t.device_cu
+    # a team's loop walks its own tiles, not the grid's
+    assert "__tt_t += gridDim.x" not in t.device_cu
+    assert ("ompgpu::spread_fixed_part(" in t.device_cu) == spread
+
+
+@pytest.mark.parametrize("clauses, schedule", [("thread_limit(256)", "schedule(dynamic)"), ("thread_limit(32)", "")])
+def test_a_teams_nest_with_a_schedule_or_packed_teams_keeps_its_mapping(tmp_path, clauses, schedule):
+    t = team_translation(tmp_path, "", clauses, schedule)
+    assert "__tt_s0" not in t.device_cu
