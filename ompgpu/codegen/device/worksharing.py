@@ -264,13 +264,7 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
     stageable = (schedule_kind == "grid" and tile_bytes is None and phase is None and not lastprivate and not linear
                  and not conditional and range_from is not None and em.team_size and not em.ids.packed
                  and len(loops) == 2 and all(l.step == "1" for l in loops))
-    # a team's own transposing nest (a `parallel for collapse(2)` of every thread of a block-wide
-    # team, which meets its barriers together): the team walks its tiles (transpose_tile.j2)
-    team_stageable = ((schedule_kind, chunk) == ("static", "1") and d.clause("schedule") is None and range_from is None
-                      and tile_bytes is None and phase is None and not lastprivate and not linear and not conditional
-                      and em.spmd and em.in_region == 1 and em.whole_block == "true" and em.aligned()
-                      and not em.ids.packed and not em.grid_loop and len(loops) == 2 and all(l.step == "1" for l in loops))
-    transposing = _transpose_tile(em, d, loops, inner) if stageable or team_stageable else None
+    transposing = _transpose_tile(em, d, loops, inner) if stageable else None
     store = None
     if phase is None and not lastprivate and not linear and not conditional and d.clause("schedule") is None \
             and (schedule_kind, chunk) == ("static", "1") and transposing is None:
@@ -337,7 +331,7 @@ def loop_code(em, d: Directive, body: c_ast.Node, schedule_kind: str, chunk: str
         return text
     staging = {"nest": transposing} if transposing is not None else {"dot": dot}
     return em.render_with_ids("transpose_tile.j2" if transposing is not None else "dot_tile.j2", loops=loops,
-                              tile=DOT_TILE, rows=DOT_TILE * DOT_TILE // DOT_TEAM, team=DOT_TEAM, spread=em.spread,
+                              tile=DOT_TILE, rows=DOT_TILE * DOT_TILE // DOT_TEAM, team=DOT_TEAM,
                               team_size=em.team_size, range_from=range_from, plain=text, **staging)
 
 

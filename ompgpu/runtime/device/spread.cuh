@@ -303,22 +303,6 @@ OMPGPU_DEV void spread_publish(SpreadBlock &b, long long n, long long chunk_iter
 // the compile-time team size, which the loop of an unsplit iteration needs to run as fast as a
 // kernel without spreading (a stride read at run time made particlefilter's kernels 2x slower,
 // H200, 2026-11-27).
-namespace detail {
-// The team's part [begin, stop) of a region's loop of n iterations split over several teams (at the
-// launch, or a job's chunks): its chunk's.
-OMPGPU_DEV void spread_chunk_range(const SpreadBlock &b, long long n, long long *begin, long long *stop) {
-  const long long c = b.chunk;
-  if (b.chunk_iters != 0) {
-    *begin = c * b.chunk_iters;
-    *stop = *begin + b.chunk_iters < n ? *begin + b.chunk_iters : n;
-  } else {
-    const long long q = n / b.chunks, r = n % b.chunks;
-    *begin = q * c + (c < r ? c : r);
-    *stop = *begin + q + (c < r ? 1 : 0);
-  }
-}
-}  // namespace detail
-
 template <unsigned Lanes = 0>
 OMPGPU_DEV void spread_slice(long long n, unsigned thread, unsigned team, long long *first, long long *end) {
   using T = detail::SpreadTeam<Lanes>;
@@ -338,38 +322,18 @@ OMPGPU_DEV void spread_slice(long long n, unsigned thread, unsigned team, long l
     T::barrier();
     if (b.chunks == 1) return;   // not published
   }
+  const long long c = b.chunk;
   long long begin, stop;
-  detail::spread_chunk_range(b, n, &begin, &stop);
+  if (b.chunk_iters != 0) {
+    begin = c * b.chunk_iters;
+    stop = begin + b.chunk_iters < n ? begin + b.chunk_iters : n;
+  } else {
+    const long long q = n / b.chunks, r = n % b.chunks;
+    begin = q * c + (c < r ? c : r);
+    stop = begin + q + (c < r ? 1 : 0);
+  }
   *first = begin + thread;
   *end = stop;
-}
-
-// The team's part [begin, stop) of a region's loop of n iterations where it is known before the
-// loop starts, for a loop that walks its part in tiles (codegen/templates/transpose_tile.j2): a
-// chunk of an iteration split over several teams, or the whole loop where the team runs the whole
-// iteration and could not publish it (too short, or no scratch). False where spread_slice would
-// still decide (it may publish the iteration): the loop then runs as written. Nothing changes: a
-// loop that takes its part so counts itself with spread_count_whole.
-template <unsigned Lanes = 0>
-OMPGPU_DEV bool spread_fixed_part(long long n, unsigned team, long long *begin, long long *stop) {
-  const detail::SpreadBlock &b = detail::SpreadTeam<Lanes>::state();
-  *begin = 0;
-  *stop = n;
-  if (b.kind == detail::SPREAD_WHOLE)
-    return n < (long long)team || n < SPREAD_PUBLISH_CHUNKS * SPREAD_CHUNK_PER_THREAD * team || b.scratch == nullptr;
-  detail::spread_chunk_range(b, n, begin, stop);
-  return true;
-}
-
-// What spread_slice counts of a whole iteration's loop (the cost rule's average), for a loop that
-// took its part from spread_fixed_part.
-template <unsigned Lanes = 0>
-OMPGPU_DEV void spread_count_whole(long long n, unsigned thread, unsigned team) {
-  detail::SpreadBlock &b = detail::SpreadTeam<Lanes>::state();
-  if (b.kind == detail::SPREAD_WHOLE && n >= (long long)team && thread == 0) {
-    b.long_items += 1;
-    b.long_iters += n;
-  }
 }
 
 namespace detail {
