@@ -9,7 +9,9 @@ regions are called in turn with grid barriers between them (runtime/device/grid.
 copies in and out that the regions' map clauses and the updates ask for become reads and writes
 of device memory. The launch is cooperative (every block resident), once per run of the loop; the
 host's scalars get the values the loop ended with. Where the runtime cannot run it so (an item not
-present, no device), the loop runs as written (runtime/host/persistent.cpp).
+present, no device), the loop runs as written (runtime/host/persistent.cpp). The regions' blocks
+must be alike: a region whose teams are packed several to a block (one-warp or 16-lane teams) makes
+the loop's block that wide, holding as many of its teams as its own launch does.
 
 The one entry point, plan_persistent_loops(program, plans), returns the loops that qualify (as
 frozen PersistentLoop values: the steps in order, barriers placed) and remarks: -Rpass for each
