@@ -135,40 +135,30 @@ def emit_kernel(em, k: Kernel, kname: str, region_function: bool = False) -> dic
             # A persistent loop's regions share one kernel: data one writes is another's to read, so
             # none may reach it through the read-only cache that `restrict` lets nvcc use.
             "region_params": [re.sub(r"\brestrict\b\s*", "", p[0]) for p in params], "aliases": aliases, "promotions": promotions,
-            "region_trailing": region_trailing_params(em.plan, packed),
             "privates": privates, "body": text, "max_threads": bound, "plan": em.plan,
             "mode": em.plan.mode, "lean": em.plan.lean, "combined": em.plan.combined, "variants": variants,
             "packed": packed, "spread_bytes": spread_scratch_bytes(k) if em.plan.spread else 0,
             "combine": bool(em.plan.combine_atomics), "trailing": trailing_params(em.plan, packed)}
 
 
-def trailing_params(plan: KernelPlan, packed: int) -> list[tuple[str, str]]:
-    """(declaration, launch argument) of the parameters a kernel takes after its captures, in
-    order: the league of packed teams, the scratch of inner loops spread across the grid and its
-    epoch, the mask of combined atomic updates, a generic team's thread limit
-    (runtime/host/image.cpp passes them in this order)."""
+def trailing_params(plan: KernelPlan, packed: int) -> list[tuple[str, str, str]]:
+    """(declaration, name, launch argument) of the parameters a kernel takes after its captures,
+    in order: the league of packed teams, the scratch of inner loops spread across the grid and
+    its epoch, the mask of combined atomic updates, a generic team's thread limit
+    (runtime/host/image.cpp passes them in this order). A region's device function (a region a
+    persistent loop calls, device.cu.j2) takes the same: its kernel passes its own, the loop the
+    grid's league and its constant thread limit (codegen/device/persistent.py; a loop keeps no
+    region that spreads inner loops or combines atomics)."""
     out = []
     if packed > 1:
-        out.append(("unsigned __omp_league", "cfg->num_teams"))
+        out.append(("unsigned __omp_league", "__omp_league", "cfg->num_teams"))
     if plan.spread:
-        out += [("void *__omp_scratch", "cfg->scratch"), ("unsigned __omp_scratch_epoch", "cfg->scratch_epoch")]
+        out += [("void *__omp_scratch", "__omp_scratch", "cfg->scratch"),
+                ("unsigned __omp_scratch_epoch", "__omp_scratch_epoch", "cfg->scratch_epoch")]
     if plan.combine_atomics:
-        out.append(("unsigned __omp_combine", "cfg->combine"))
+        out.append(("unsigned __omp_combine", "__omp_combine", "cfg->combine"))
     if plan.mode == "generic":
-        out.append(("unsigned __omp_team_threads", "cfg->team_threads"))
-    return out
-
-
-def region_trailing_params(plan: KernelPlan, packed: int) -> list[tuple[str, str]]:
-    """(declaration, name) of the parameters a region's device function (a region a persistent
-    loop calls, device.cu.j2) takes after its captures: packed teams' league (its kernel passes
-    its own, the loop the grid's teams), a generic team's thread limit (its kernel's parameter,
-    or the loop's constant)."""
-    out = []
-    if packed > 1:
-        out.append(("unsigned __omp_league", "__omp_league"))
-    if plan.mode == "generic":
-        out.append(("unsigned __omp_team_threads", "__omp_team_threads"))
+        out.append(("unsigned __omp_team_threads", "__omp_team_threads", "cfg->team_threads"))
     return out
 
 

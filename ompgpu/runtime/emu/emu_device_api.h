@@ -26,10 +26,7 @@ inline unsigned ompgpu_emu_bar_red_popc(int id, int pred) {
 }
 
 inline void __syncthreads() { ompgpu_emu::bar_op(0, 0, true, -1); }
-inline int __syncthreads_count(int pred) {
-  ompgpu_emu::bar_op(0, 0, true, pred ? 1 : 0);
-  return (int)(uint32_t)ompgpu_emu::t_exec->cur->result;
-}
+inline int __syncthreads_count(int pred) { return (int)ompgpu_emu_bar_red_popc(0, pred); }
 inline int __syncthreads_and(int pred) {
   ompgpu_emu::bar_op(0, 0, true, pred ? 1 : 0);
   uint64_t r = ompgpu_emu::t_exec->cur->result;
