@@ -251,6 +251,45 @@ def test_bad_staging_settings_are_named(tmp_path):
     assert "ignoring OMPGPU_COPY_THREADS='-2' (expected 0 to 64)" in r.stderr
 
 
+FRESH_DESTINATIONS = r"""
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  const long n = 3L << 20;   /* 24 MiB of doubles each: staged copies of several chunks */
+  double *fresh = malloc(n * sizeof *fresh), *kept = malloc(n * sizeof *kept), *touched = malloc(n * sizeof *touched);
+  for (long i = 0; i < n; i++) touched[i] = -1;
+  long zeros = 0, wrong = 0;
+#pragma omp target data map(from: kept[0:n])
+  {
+#pragma omp target teams distribute parallel for map(from: fresh[0:n], kept[0:n], touched[0:n])
+    for (long i = 0; i < n; i++) { fresh[i] = i; kept[i] = 3.0 * i; touched[i] = 2.0 * i; }
+    /* kept comes back at the end of the data region: readied by the target region, not written */
+    for (long i = 0; i < n; i++) zeros += kept[i] == 0;
+  }
+  for (long i = 0; i < n; i++) wrong += fresh[i] != i || kept[i] != 3.0 * i || touched[i] != 2.0 * i;
+  printf("kept inside the data region: %ld of %ld zero; wrong after it: %ld\n", zeros, n, wrong);
+  free(fresh); free(kept); free(touched);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("settings, readied", [
+    ({"OMPGPU_COPY_THREADS": "3"}, True),
+    ({"OMPGPU_COPY_THREADS": "0"}, False),                            # no helpers to fault pages in
+    ({"OMPGPU_COPY_THREADS": "3", "OMPGPU_FRESH_PAGES": "huge"}, False),   # faulting ahead off
+])
+def test_fresh_destinations_are_faulted_in_while_the_kernel_runs(tmp_path, settings, readied):
+    """A target region's map(from:) destinations that no page backs yet (fresh and kept, not touched)
+    are faulted in by the copy helpers while its kernel runs, contents unchanged."""
+    exe = build(tmp_path, "fresh", FRESH_DESTINATIONS)
+    r = run(exe, OMP_TARGET_OFFLOAD="MANDATORY", OMPGPU_INFO="1", **settings)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout == "kept inside the data region: 3145728 of 3145728 zero; wrong after it: 0\n"
+    said = re.findall(r"kernel \S+: ([0-9.]+) MB of fresh destination pages faulted in while it runs", r.stderr)
+    assert said == (["50.3"] if readied else []), r.stderr[-2000:]
+
+
 # ---------------------------------------------------------------- OMPGPU_PROFILE
 
 def table_rows(stderr: str) -> dict[str, list[str]]:

@@ -19,6 +19,7 @@
 #include <deque>
 #include <exception>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
@@ -363,6 +364,24 @@ void order_after_deferred_copies(int device, cudaStream_t s);
 // Device addresses reach the program, whose own CUDA work the runtime does not order: the
 // deferred copies are completed, and no copy is deferred any more.
 void device_addresses_escape();
+// The fresh destinations of a construct's copies back (map from: pages a fresh malloc has not
+// backed yet), faulted in by the copy helpers from start() while the construct's kernel runs, so
+// that the copies back find touched memory. The faults left when it goes are not made (a copy
+// into a destination faults its own pages).
+class FreshDestinations {
+ public:
+  FreshDestinations();
+  FreshDestinations(const FreshDestinations &) = delete;
+  FreshDestinations &operator=(const FreshDestinations &) = delete;
+  ~FreshDestinations();
+  void start(int n, const ompgpu_map_entry *maps);
+  std::size_t bytes() const { return bytes_; }   // of the destinations being readied
+
+ private:
+  struct Faults;
+  std::vector<std::unique_ptr<Faults>> faults_;
+  std::size_t bytes_ = 0;
+};
 // Recorded for OMPGPU_PROFILE under loc.
 cudaError_t copy_host_device(const Loc &loc, int device, cudaStream_t s, void *dst, const void *src, std::size_t size,
                              cudaMemcpyKind kind);

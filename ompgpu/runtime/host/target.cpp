@@ -363,6 +363,13 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
       return 0;
     }
   }
+  // The destinations of the copies back that no page backs yet are faulted in while the kernel
+  // runs (until the copies back are done, at the latest: `fresh` goes at the end).
+  FreshDestinations fresh;
+  fresh.start(n, maps);
+  if (fresh.bytes() > 0)
+    info(loc, "kernel %s: %.1f MB of fresh destination pages faulted in while it runs", kname(k),
+         static_cast<double>(fresh.bytes()) / 1e6);
   const double wait_us = prof ? profile_now_us() : 0;
   err = cudaStreamSynchronize(stream);
   if (err != cudaSuccess) {

@@ -939,6 +939,44 @@ void prepare_transfers(int device) {
   (void)pool().workers();
 }
 
+// ------------------------------------------------------------------ destinations readied during a kernel
+struct FreshDestinations::Faults {
+  Job job;
+  std::atomic<bool> unsupported{false};
+};
+
+// A destination the construct copies back into (map from, large enough to be staged) whose pages
+// the process has not touched yet is advised and faulted in by the helpers while the kernel runs:
+// its copy back then goes at the rate of touched memory. RSBench's 82 MB of results, freshly
+// malloc'ed, came back in 5.8 ms (14 GB/s) with the faults inside the copy (session 20 run 7),
+// behind a 62 ms kernel. MADV_POPULATE_WRITE leaves the contents as they are (zero pages where
+// nothing was there), so a destination readied but never copied into is unchanged.
+void FreshDestinations::start(int n, const ompgpu_map_entry *maps) {
+  const int mode = env().fresh_pages;
+  const std::size_t min = env().staging_min_bytes;
+  if (!(mode & kFreshPopulate) || min == 0 || pool().workers() == 0) return;
+  for (int i = 0; i < n; ++i) {
+    const ompgpu_map_entry &m = maps[i];
+    if (!(m.flags & OMPGPU_MAP_FROM) || (m.flags & (OMPGPU_MAP_LITERAL | OMPGPU_MAP_PRIVATE | OMPGPU_MAP_ALLOCATOR)))
+      continue;
+    const std::size_t size = m.size > 0 ? static_cast<std::size_t>(m.size) : 0;
+    char *dst = static_cast<char *>(m.begin);
+    if (size < min || !dst || !looks_fresh(dst, size) || !pageable(dst)) continue;
+    if (mode & kFreshHuge) (void)advise(dst, size, kHugePage, MADV_HUGEPAGE);
+    faults_.push_back(std::make_unique<Faults>());
+    Faults &f = *faults_.back();
+    fault_in_job(&f.job, dst, size, &f.unsupported);
+    pool().submit(&f.job);
+    bytes_ += size;
+  }
+}
+
+FreshDestinations::FreshDestinations() = default;
+
+FreshDestinations::~FreshDestinations() {
+  for (auto &f : faults_) pool().withdraw(&f->job);
+}
+
 cudaError_t copy_host_device(const Loc &loc, int device, cudaStream_t s, void *dst, const void *src, std::size_t size,
                              cudaMemcpyKind kind) {
   if (!profiling() || (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToHost))
