@@ -376,9 +376,9 @@ class FreshDestinations {
   ~FreshDestinations();
   void start(int n, const ompgpu_map_entry *maps);
   std::size_t bytes() const { return bytes_; }   // of the destinations being readied
+  struct Faults;   // one destination's (transfer.cpp)
 
  private:
-  struct Faults;
   std::vector<std::unique_ptr<Faults>> faults_;
   std::size_t bytes_ = 0;
 };

@@ -49,6 +49,10 @@
 #include <vector>
 
 namespace ompgpu_host {
+
+// A FreshDestinations is faulting in the destination that p points into (defined with it, below).
+bool being_readied(const void *p);
+
 namespace {
 
 constexpr int kMaxBuffers = 16;                              // chunks in flight: Env::staging_buffers
@@ -878,10 +882,12 @@ cudaError_t copy_now(int device, cudaStream_t s, void *dst, const void *src, std
     if (g.owns_lock() && size < min && allocated(st) && size <= st.chunk_bytes)
       return small_from_device(st, s, dst, src, size);
     if (g.owns_lock() && size >= min && ready(st)) {
-      // Copies into fresh memory are timed by its faults, not by the way they go: not measured.
+      // Copies into fresh memory are timed by its faults, not by the way they go: not measured;
+      // nor are copies into a destination whose faults a FreshDestinations is still making.
       const bool fresh = !to_device && env().fresh_pages != 0 && looks_fresh(dst, size);
+      const bool faulting = fresh || (!to_device && being_readied(dst));
       int slot;
-      const int way = tuner(to_device, size).choose(pool().workers(), to_device, !fresh, &slot);
+      const int way = tuner(to_device, size).choose(pool().workers(), to_device, !faulting, &slot);
       if (way == kDriverPath) {
         const double t0 = seconds_now();
         cudaError_t err = cudaMemcpyAsync(dst, src, size, kind, s);
@@ -943,7 +949,28 @@ void prepare_transfers(int device) {
 struct FreshDestinations::Faults {
   Job job;
   std::atomic<bool> unsupported{false};
+  const char *begin = nullptr;
+  std::size_t size = 0;
 };
+
+// The destinations being faulted in now (FreshDestinations), for copy_now: a copy back into one whose
+// faults are not all made is timed by them, as a copy into fresh memory is, so the tuner does not
+// take its rate for the touched memory's.
+namespace {
+std::mutex g_readying_mu;
+std::vector<const FreshDestinations::Faults *> &readying() {
+  static auto *v = new std::vector<const FreshDestinations::Faults *>();
+  return *v;
+}
+}  // namespace
+
+bool being_readied(const void *p) {
+  const char *c = static_cast<const char *>(p);
+  std::lock_guard<std::mutex> g(g_readying_mu);
+  for (const FreshDestinations::Faults *f : readying())
+    if (c >= f->begin && c < f->begin + f->size) return !f->job.group_done(0);   // one group: every piece
+  return false;
+}
 
 // A destination the construct copies back into (map from, large enough to be staged) whose pages
 // the process has not touched yet is advised and faulted in by the helpers while the kernel runs:
@@ -965,7 +992,13 @@ void FreshDestinations::start(int n, const ompgpu_map_entry *maps) {
     if (mode & kFreshHuge) (void)advise(dst, size, kHugePage, MADV_HUGEPAGE);
     faults_.push_back(std::make_unique<Faults>());
     Faults &f = *faults_.back();
+    f.begin = dst;
+    f.size = size;
     fault_in_job(&f.job, dst, size, &f.unsupported);
+    {
+      std::lock_guard<std::mutex> g(g_readying_mu);
+      readying().push_back(&f);
+    }
     pool().submit(&f.job);
     bytes_ += size;
   }
@@ -974,7 +1007,12 @@ void FreshDestinations::start(int n, const ompgpu_map_entry *maps) {
 FreshDestinations::FreshDestinations() = default;
 
 FreshDestinations::~FreshDestinations() {
-  for (auto &f : faults_) pool().withdraw(&f->job);
+  for (auto &f : faults_) {
+    pool().withdraw(&f->job);
+    std::lock_guard<std::mutex> g(g_readying_mu);
+    auto &v = readying();
+    v.erase(std::remove(v.begin(), v.end(), f.get()), v.end());
+  }
 }
 
 cudaError_t copy_host_device(const Loc &loc, int device, cudaStream_t s, void *dst, const void *src, std::size_t size,
