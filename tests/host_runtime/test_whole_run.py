@@ -259,11 +259,13 @@ int main(void) {
   double *fresh = malloc(n * sizeof *fresh), *kept = malloc(n * sizeof *kept), *touched = malloc(n * sizeof *touched);
   for (long i = 0; i < n; i++) touched[i] = -1;
   long zeros = 0, wrong = 0;
+#pragma omp target teams distribute parallel for map(from: fresh[0:n], touched[0:n])
+  for (long i = 0; i < n; i++) { fresh[i] = i; touched[i] = 2.0 * i; }
 #pragma omp target data map(from: kept[0:n])
   {
-#pragma omp target teams distribute parallel for map(from: fresh[0:n], kept[0:n], touched[0:n])
-    for (long i = 0; i < n; i++) { fresh[i] = i; kept[i] = 3.0 * i; touched[i] = 2.0 * i; }
-    /* kept comes back at the end of the data region: readied by the target region, not written */
+#pragma omp target teams distribute parallel for
+    for (long i = 0; i < n; i++) kept[i] = 3.0 * i;
+    /* kept comes back at the end of the data region: readied from its start, not written */
     for (long i = 0; i < n; i++) zeros += kept[i] == 0;
   }
   for (long i = 0; i < n; i++) wrong += fresh[i] != i || kept[i] != 3.0 * i || touched[i] != 2.0 * i;
@@ -279,15 +281,19 @@ int main(void) {
     ({"OMPGPU_COPY_THREADS": "0"}, False),                            # no helpers to fault pages in
     ({"OMPGPU_COPY_THREADS": "3", "OMPGPU_FRESH_PAGES": "huge"}, False),   # faulting ahead off
 ])
-def test_fresh_destinations_are_faulted_in_while_the_kernel_runs(tmp_path, settings, readied):
-    """A target region's map(from:) destinations that no page backs yet (fresh and kept, not touched)
-    are faulted in by the copy helpers while its kernel runs, contents unchanged."""
+def test_fresh_destinations_are_faulted_in_while_kernels_run(tmp_path, settings, readied):
+    """map(from:) destinations that no page backs yet are faulted in by the copy helpers while the
+    kernels run, contents unchanged: a target region's (fresh; touched is not fresh) from its launch,
+    a target data region's (kept) from the region's start."""
     exe = build(tmp_path, "fresh", FRESH_DESTINATIONS)
     r = run(exe, OMP_TARGET_OFFLOAD="MANDATORY", OMPGPU_INFO="1", **settings)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout == "kept inside the data region: 3145728 of 3145728 zero; wrong after it: 0\n"
-    said = re.findall(r"kernel \S+: ([0-9.]+) MB of fresh destination pages faulted in while it runs", r.stderr)
-    assert said == (["50.3"] if readied else []), r.stderr[-2000:]
+    region = re.findall(r"fresh.c:9: kernel \S+: ([0-9.]+) MB of fresh destination pages faulted in while it runs",
+                        r.stderr)
+    data = re.findall(r"fresh.c:11: ([0-9.]+) MB of fresh destination pages faulted in from the region's start",
+                      r.stderr)
+    assert (region, data) == ((["25.2"], ["25.2"]) if readied else ([], [])), r.stderr[-2000:]
 
 
 # ---------------------------------------------------------------- OMPGPU_PROFILE

@@ -16,6 +16,9 @@
 #include <algorithm>
 #include <cstring>
 #include <iterator>
+#include <map>
+#include <memory>
+#include <mutex>
 
 namespace ompgpu_host {
 
@@ -354,6 +357,24 @@ Device *data_device(const Loc &loc, long long device, int if_cond) {
   return rt().devices[static_cast<std::size_t>(d)];
 }
 
+// The fresh destinations of a target data region's copies back, faulted in from the region's start
+// (FreshDestinations): its kernels run meanwhile, and the copies at its end find touched memory.
+// Kept by the region's map array, which lives on the stack of its thread while the region lasts.
+std::mutex g_data_fresh_mu;
+std::map<const void *, std::unique_ptr<FreshDestinations>> &data_fresh() {
+  static auto *m = new std::map<const void *, std::unique_ptr<FreshDestinations>>();
+  return *m;
+}
+
+std::unique_ptr<FreshDestinations> take_data_fresh(const void *maps) {
+  std::lock_guard<std::mutex> g(g_data_fresh_mu);
+  auto it = data_fresh().find(maps);
+  if (it == data_fresh().end()) return nullptr;
+  std::unique_ptr<FreshDestinations> f = std::move(it->second);
+  data_fresh().erase(it);
+  return f;
+}
+
 }  // namespace
 
 extern "C" void ompgpu_target_data_begin(const ompgpu_srcloc *l, long long device, int if_cond, int n,
@@ -361,9 +382,21 @@ extern "C" void ompgpu_target_data_begin(const ompgpu_srcloc *l, long long devic
   Loc loc = make_loc(l, "target data");
   Device *dev = data_device(loc, device, if_cond);
   if (!dev || n <= 0) return;
-  std::lock_guard<std::mutex> g(rt().mu);
-  check_host_extents(*dev, loc, n, maps);
-  map_enter(*dev, loc, n, maps);
+  {
+    std::lock_guard<std::mutex> g(rt().mu);
+    check_host_extents(*dev, loc, n, maps);
+    map_enter(*dev, loc, n, maps);
+  }
+  auto fresh = std::make_unique<FreshDestinations>();
+  fresh->start(n, maps);
+  // A region left without its end (a jump out of it) leaves its entry behind; a later region with
+  // its map array at the same address takes the place.
+  std::unique_ptr<FreshDestinations> left = take_data_fresh(maps);
+  if (fresh->bytes() == 0) return;
+  info(loc, "%.1f MB of fresh destination pages faulted in from the region's start",
+       static_cast<double>(fresh->bytes()) / 1e6);
+  std::lock_guard<std::mutex> g(g_data_fresh_mu);
+  data_fresh()[maps] = std::move(fresh);
 }
 
 extern "C" void ompgpu_target_data_end(const ompgpu_srcloc *l, long long device, int if_cond, int n,
@@ -372,6 +405,7 @@ extern "C" void ompgpu_target_data_end(const ompgpu_srcloc *l, long long device,
   Device *dev = data_device(loc, device, if_cond);
   if (!dev || n <= 0) return;
   std::vector<void *> to_free;
+  const std::unique_ptr<FreshDestinations> fresh = take_data_fresh(maps);   // goes once the copies are done
   {
     std::lock_guard<std::mutex> g(rt().mu);
     check_host_extents(*dev, loc, n, maps);

@@ -365,8 +365,9 @@ void order_after_deferred_copies(int device, cudaStream_t s);
 // deferred copies are completed, and no copy is deferred any more.
 void device_addresses_escape();
 // The fresh destinations of a construct's copies back (map from: pages a fresh malloc has not
-// backed yet), faulted in by the copy helpers from start() while the construct's kernel runs, so
-// that the copies back find touched memory. The faults left when it goes are not made (a copy
+// backed yet), faulted in by the copy helpers from start() while the construct's kernels run (a
+// target region's from its launch, a target data region's from its start), so that the copies
+// back find touched memory. The faults left when it goes are not made (a copy
 // into a destination faults its own pages).
 class FreshDestinations {
  public:
