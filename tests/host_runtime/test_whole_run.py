@@ -276,17 +276,22 @@ int main(void) {
 """
 
 
+@pytest.fixture(scope="module")
+def fresh_destinations_exe(tmp_path_factory) -> Path:
+    """FRESH_DESTINATIONS built once for the settings below."""
+    return build(tmp_path_factory.mktemp("fresh"), "fresh", FRESH_DESTINATIONS)
+
+
 @pytest.mark.parametrize("settings, readied", [
     ({"OMPGPU_COPY_THREADS": "3"}, True),
     ({"OMPGPU_COPY_THREADS": "0"}, False),                            # no helpers to fault pages in
     ({"OMPGPU_COPY_THREADS": "3", "OMPGPU_FRESH_PAGES": "huge"}, False),   # faulting ahead off
 ])
-def test_fresh_destinations_are_faulted_in_while_kernels_run(tmp_path, settings, readied):
+def test_fresh_destinations_are_faulted_in_while_kernels_run(fresh_destinations_exe, settings, readied):
     """map(from:) destinations that no page backs yet are faulted in by the copy helpers while the
     kernels run, contents unchanged: a target region's (fresh; touched is not fresh) from its launch,
     a target data region's (kept) from the region's start."""
-    exe = build(tmp_path, "fresh", FRESH_DESTINATIONS)
-    r = run(exe, OMP_TARGET_OFFLOAD="MANDATORY", OMPGPU_INFO="1", **settings)
+    r = run(fresh_destinations_exe, OMP_TARGET_OFFLOAD="MANDATORY", OMPGPU_INFO="1", **settings)
     assert r.returncode == 0, r.stderr[-2000:]
     assert r.stdout == "kept inside the data region: 3145728 of 3145728 zero; wrong after it: 0\n"
     region = re.findall(r"fresh.c:9: kernel \S+: ([0-9.]+) MB of fresh destination pages faulted in while it runs",
