@@ -981,7 +981,8 @@ bool being_readied(const void *p) {
 void FreshDestinations::start(int n, const ompgpu_map_entry *maps) {
   const int mode = env().fresh_pages;
   const std::size_t min = env().staging_min_bytes;
-  if (!(mode & kFreshPopulate) || min == 0 || pool().workers() == 0) return;
+  // Under unified shared memory maps neither allocate nor copy: nothing comes back.
+  if (!(mode & kFreshPopulate) || min == 0 || unified_shared_memory() || pool().workers() == 0) return;
   for (int i = 0; i < n; ++i) {
     const ompgpu_map_entry &m = maps[i];
     if (!(m.flags & OMPGPU_MAP_FROM) || (m.flags & (OMPGPU_MAP_LITERAL | OMPGPU_MAP_PRIVATE | OMPGPU_MAP_ALLOCATOR)))
