@@ -389,14 +389,16 @@ extern "C" void ompgpu_target_data_begin(const ompgpu_srcloc *l, long long devic
   }
   auto fresh = std::make_unique<FreshDestinations>();
   fresh->start(n, maps);
-  // A region left without its end (a jump out of it) leaves its entry behind; a later region with
-  // its map array at the same address takes the place.
-  std::unique_ptr<FreshDestinations> left = take_data_fresh(maps);
   if (fresh->bytes() == 0) return;
   info(loc, "%.1f MB of fresh destination pages faulted in from the region's start",
        static_cast<double>(fresh->bytes()) / 1e6);
+  // A region left without its end (a jump out of it) leaves its entry behind; a later region with
+  // its map array at the same address takes the place (the old one goes outside the lock).
+  std::unique_ptr<FreshDestinations> left;
   std::lock_guard<std::mutex> g(g_data_fresh_mu);
-  data_fresh()[maps] = std::move(fresh);
+  std::unique_ptr<FreshDestinations> &slot = data_fresh()[maps];
+  left = std::move(slot);
+  slot = std::move(fresh);
 }
 
 extern "C" void ompgpu_target_data_end(const ompgpu_srcloc *l, long long device, int if_cond, int n,

@@ -689,7 +689,9 @@ cudaError_t staged_to_device(Staging &st, cudaStream_t s, char *dst, const char 
 constexpr int kFaultThreads = 4;
 constexpr std::size_t kFaultUnit = std::size_t(2) << 20;
 
-void fault_in_job(Job *job, char *dst, std::size_t size, std::atomic<bool> *unsupported) {
+// Cuts job into the faults of [dst, dst + size) and hands it to the helpers, which take it before
+// jobs submitted after it (a copy's).
+void fault_in(Job *job, char *dst, std::size_t size, std::atomic<bool> *unsupported) {
   Job &j = *job;
   j.cut((size + kFaultUnit - 1) / kFaultUnit, (size + kFaultUnit - 1) / kFaultUnit);
   j.released = j.pieces;
@@ -700,6 +702,7 @@ void fault_in_job(Job *job, char *dst, std::size_t size, std::atomic<bool> *unsu
     if (advise(dst + at, std::min(kFaultUnit, size - at), page_size(), MADV_POPULATE_WRITE) != 0 && errno == EINVAL)
       unsupported->store(true, std::memory_order_relaxed);
   };
+  pool().submit(job);
 }
 
 // fresh: destination pages the process has not touched yet (a fresh malloc: a program's result
@@ -711,10 +714,7 @@ cudaError_t staged_from_device(Staging &st, cudaStream_t s, char *dst, const cha
   std::atomic<bool> no_populate{false};
   Job faults;
   const bool fault_ahead = fresh && (fresh_mode & kFreshPopulate);
-  if (fault_ahead) {
-    fault_in_job(&faults, dst, size, &no_populate);
-    pool().submit(&faults);   // before the copy's job: the helpers prefer it
-  }
+  if (fault_ahead) fault_in(&faults, dst, size, &no_populate);   // before the copy's job: the helpers prefer it
   const Cut cut = cut_for(st, size);
   const std::size_t B = static_cast<std::size_t>(st.buffers);
   trace.start(cut, B);
@@ -981,26 +981,29 @@ bool being_readied(const void *p) {
 void FreshDestinations::start(int n, const ompgpu_map_entry *maps) {
   const int mode = env().fresh_pages;
   const std::size_t min = env().staging_min_bytes;
-  // Under unified shared memory maps neither allocate nor copy: nothing comes back.
-  if (!(mode & kFreshPopulate) || min == 0 || unified_shared_memory() || pool().workers() == 0) return;
+  if (!(mode & kFreshPopulate) || min == 0) return;
+  // Called at every launch: the entries' own fields first; the system, CUDA and the helper pool
+  // (a lock) are asked only about a large destination of a copy back. Under unified shared memory
+  // maps neither allocate nor copy: nothing comes back.
   for (int i = 0; i < n; ++i) {
     const ompgpu_map_entry &m = maps[i];
     if (!(m.flags & OMPGPU_MAP_FROM) || (m.flags & (OMPGPU_MAP_LITERAL | OMPGPU_MAP_PRIVATE | OMPGPU_MAP_ALLOCATOR)))
       continue;
     const std::size_t size = m.size > 0 ? static_cast<std::size_t>(m.size) : 0;
     char *dst = static_cast<char *>(m.begin);
-    if (size < min || !dst || !looks_fresh(dst, size) || !pageable(dst)) continue;
+    if (size < min || !dst || unified_shared_memory() || !looks_fresh(dst, size) || !pageable(dst) ||
+        pool().workers() == 0)
+      continue;
     if (mode & kFreshHuge) (void)advise(dst, size, kHugePage, MADV_HUGEPAGE);
     faults_.push_back(std::make_unique<Faults>());
     Faults &f = *faults_.back();
     f.begin = dst;
     f.size = size;
-    fault_in_job(&f.job, dst, size, &f.unsupported);
     {
       std::lock_guard<std::mutex> g(g_readying_mu);
       readying().push_back(&f);
     }
-    pool().submit(&f.job);
+    fault_in(&f.job, dst, size, &f.unsupported);
     bytes_ += size;
   }
 }
