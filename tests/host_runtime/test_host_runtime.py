@@ -95,9 +95,10 @@ def test_negative_size(build):
 # ---------------------------------------------------------------- launch configuration
 
 def cfg(build, mode, num_teams=0, thread_limit=0, default_threads=0, max_threads=1024, static_teams=0, trip=None,
-        grid_tiles=None, **env):
+        grid_tiles=None, grid_waves=None, **env):
     args = [num_teams, thread_limit, default_threads, max_threads, static_teams] + ([trip] if trip is not None else []) \
-        + ([grid_tiles] if grid_tiles is not None else [])
+        + ([grid_tiles] if grid_tiles is not None or grid_waves is not None else []) \
+        + ([grid_waves] if grid_waves is not None else [])
     r = ok(build.run("launch", mode, *args, env={k: str(v) for k, v in env.items()}))
     m = re.search(r"cfg (\d+) (\d+)", r.stdout)
     assert m, r.stdout
@@ -133,6 +134,21 @@ def test_a_loop_taken_a_tile_per_team_gets_a_team_per_tile(build):
     assert cfg(build, "spmd", trip=1 << 26, grid_tiles=0) == (132 * 8 * 4, 256)
     # num_teams and OMP_NUM_TEAMS still decide
     assert cfg(build, "spmd", trip=1 << 26, grid_tiles=1, OMP_NUM_TEAMS=9) == (9, 256)
+
+
+def test_a_reduction_or_long_loop_takes_one_wave_at_most_and_fewer_teams_for_fewer_iterations(build):
+    # grid_waves 1 (a reduction's teams each combine into one variable; long iterations): at most
+    # one wave of resident teams, what a grid-stride launch takes, whatever OMPGPU_GRID_WAVES says...
+    assert cfg(build, "spmd", trip=1 << 26, grid_tiles=0, grid_waves=1) == (132 * 8, 256)
+    assert cfg(build, "spmd", trip=1 << 26, grid_tiles=0, grid_waves=1, OMPGPU_GRID_WAVES=0) == (132 * 8, 256)
+    assert cfg(build, "spmd", trip=1 << 26, grid_tiles=0, grid_waves=2) == (132 * 8 * 2, 256)
+    # ...and no team without an iteration: 62 iterations, one team (it was 1,056, each adding its
+    # identity to the reduction's variable)
+    assert cfg(build, "spmd", trip=62, grid_tiles=0, grid_waves=1) == (1, 256)
+    assert cfg(build, "spmd", trip=132 * 256 + 1, grid_tiles=0, grid_waves=1) == (133, 256)
+    # num_teams and OMP_NUM_TEAMS still decide
+    assert cfg(build, "spmd", num_teams=7, trip=62, grid_tiles=0, grid_waves=1) == (7, 256)
+    assert cfg(build, "spmd", trip=62, grid_tiles=0, grid_waves=1, OMP_NUM_TEAMS=9) == (9, 256)
 
 
 def test_persistent_loop_frame(build):

@@ -55,7 +55,7 @@ def test_arrays_only_updated_atomically_are_summed_per_block(tmp_path):
     host = t.host_c
     roles = host[host.index("__combine[] = {"):].split("}", 1)[0]
     assert sorted(int(x) for x in roles.split("{", 1)[1].split(",")) == sorted([1, 2, 3, -1, -1, 0, 0])
-    assert "__combine, 0 };" in host   # the combine roles, then grid_tiles
+    assert "__combine, 0, " in host   # the combine roles, then grid_tiles (then grid_waves)
 
 
 @pytest.mark.parametrize("body, prelude, directive, mode", [

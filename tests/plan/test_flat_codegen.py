@@ -157,15 +157,28 @@ def test_a_short_loop_over_the_grid_is_launched_one_thread_per_iteration(tmp_pat
             "ompgpu_host_trip_count((long long)(n - 1), (long long)(3), (long long)(-((long long) 2)), 3)" in text)
 
 
-@pytest.mark.parametrize("body", [
-    # a loop in the body: the default launch measured faster
-    "for (int i = 0; i < n; i++) for (int k = 0; k < 4; k++) a[i] += k;",
-    # the bound has a side effect: the host may not evaluate it once more
-    "for (int i = 0; i < n++; i++) a[i] += 1;",
-    # an explicit chunk, dist_schedule, num_threads: the user chose the mapping
-])
-def test_other_loops_keep_the_default_launch(tmp_path, body):
-    text = host(tmp_path, "\n#pragma omp target teams distribute parallel for map(tofrom: a)\n  " + body)
+def kernel_desc_line(text: str) -> str:
+    return next(line for line in text.splitlines() if line.startswith("static const ompgpu_kernel_desc "))
+
+
+@pytest.mark.parametrize("mode", ["auto", "generic"])
+def test_a_loop_with_a_long_body_keeps_the_default_launch(tmp_path, mode):
+    # a loop in the body: one wave of teams, over which distribute spreads the iterations, a
+    # team's share each (a few long iterations then run on as many SMs: kmeans' 170 sums over
+    # 494,020 points took 1.5x longer on the one team their count asks for)
+    src = tmp_path / "l.c"
+    src.write_text("int a[4096];\nint main(int argc, char **argv) {\n  int n = argc * 1000;\n"
+                   "#pragma omp target teams distribute parallel for map(tofrom: a)\n"
+                   "  for (int i = 0; i < n; i++) for (int k = 0; k < 4; k++) a[i] += k;\n  return 0;\n}\n")
+    text = translate(str(src), Options(mode=mode)).host_c
+    assert "ompgpu_target_loop(" not in text and "ompgpu_target(" in text
+    assert kernel_desc_line(text).endswith(", 0, 0 };")
+
+
+def test_a_bound_with_a_side_effect_keeps_the_default_launch(tmp_path):
+    # the host may not evaluate the bound once more
+    text = host(tmp_path, "\n#pragma omp target teams distribute parallel for map(tofrom: a)\n"
+                          "  for (int i = 0; i < n++; i++) a[i] += 1;")
     assert "ompgpu_target_loop(" not in text and "ompgpu_target(" in text
 
 
@@ -177,14 +190,34 @@ def test_a_mapping_the_user_chose_keeps_the_default_launch(tmp_path, clause):
     assert "ompgpu_target_loop(" not in text
 
 
-def test_a_loop_with_a_reduction_keeps_the_occupancy_sized_grid(tmp_path):
+def test_a_loop_with_a_reduction_takes_one_wave_at_most(tmp_path):
     # Each team combines its partial sum into the one variable at its end: a team per 256
-    # iterations made that 131,040 contended updates (examples/mpi/jacobi.c, 5x slower).
+    # iterations made that 131,040 contended updates (examples/mpi/jacobi.c, 5x slower), so one
+    # wave at most (grid_waves 1); and a loop of 62 iterations gets one team, not 1,056 whose
+    # idle 1,055 each add their identity to the variable.
     text = host(tmp_path, """
   long s = 0;
 #pragma omp target teams distribute parallel for reduction(+: s) map(to: a)
   for (int i = 0; i < n; i++) s += a[i];""")
-    assert "ompgpu_target_loop(" not in text and "ompgpu_target(" in text
+    assert "ompgpu_target_loop(" in text and "ompgpu_host_trip_count((long long)(0), (long long)(n), (long long)(1), 0)" in text
+    assert kernel_desc_line(text).endswith(", 0, 1 };")
+
+
+def test_a_short_loop_takes_the_default_waves(tmp_path):
+    text = host(tmp_path, """
+#pragma omp target teams distribute parallel for map(tofrom: a)
+  for (int i = 0; i < n; i++) a[i] += 1;""")
+    assert kernel_desc_line(text).endswith(", 0, 0 };")   # grid_waves 0: OMPGPU_GRID_WAVES
+
+
+def test_a_generic_kernels_loop_takes_one_wave_at_most(tmp_path):
+    src = tmp_path / "g.c"
+    src.write_text("int a[4096];\nint main(int argc, char **argv) {\n  int n = argc * 1000;\n"
+                   "#pragma omp target teams distribute parallel for map(tofrom: a)\n"
+                   "  for (int i = 0; i < n; i++) a[i] += 1;\n  return 0;\n}\n")
+    text = translate(str(src), Options(mode="generic")).host_c
+    assert "ompgpu_target_loop(" in text and "OMPGPU_MODE_GENERIC" in kernel_desc_line(text)
+    assert kernel_desc_line(text).endswith(", 0, 1 };")
 
 
 def test_tiles_walk_blocks_of_consecutive_iterations_on_fewer_threads(tmp_path):

@@ -57,7 +57,7 @@ def test_a_short_distribute_of_long_regions_is_spread(tmp_path):
     # the rest of the iteration comes after the gather
     assert cu.index("spread_gather") < cu.index("hidden[j] = ")
     # per team: a job (32 bytes), a count (8), a cell per reduction item (8) and 32 job chunks' cells
-    assert ', "target teams distribute", 304, 0, 0 };' in t.host_c   # then no combine roles, no grid tiles
+    assert ', "target teams distribute", 304, 0, 0, 0 };' in t.host_c   # no combine roles, no grid tiles or waves
     assert any("inner loops promoted across the grid" in r for r in t.remarks)
 
 
@@ -80,7 +80,7 @@ def test_a_collapsed_region_and_atomics_after_it_are_spread(tmp_path):
 def test_generic_mode_keeps_a_block_per_iteration(tmp_path):
     t = translated(tmp_path, BACKPROP_LIKE, mode="generic")
     assert "spread_" not in t.device_cu and "__omp_scratch" not in t.device_cu
-    assert ', "target teams distribute", 0, 0, 0 };' in t.host_c
+    assert ', "target teams distribute", 0, 0, 0, 0 };' in t.host_c
 
 
 @pytest.mark.parametrize("kernel, why", [

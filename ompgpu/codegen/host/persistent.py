@@ -78,4 +78,4 @@ def loop_desc(loop: PersistentLoop) -> dict:
             "variants": [{"name": loop.name, "launch": f"__ompgpu_launch_{loop.name}",
                           "occupancy": f"__ompgpu_occupancy_{loop.name}"}],
             "default_threads": loop.team_threads, "construct": "host loop of target regions", "scratch_per_team": 0,
-            "combine_roles": (), "static_teams": 0, "grid_tiles": 0}
+            "combine_roles": (), "static_teams": 0, "grid_tiles": 0, "grid_waves": 0}

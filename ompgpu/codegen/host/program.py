@@ -134,18 +134,19 @@ def generate_host(program: Program, kernel_names: dict[int, str], offload: str, 
         if target_kind(d) == "kernel":
             k = kernels[id(c)]
             kname = kernel_names[id(k)]
+            grid = _grid_trip_count(c, program, (kernel_modes or {}).get(id(k)) == "spmd",
+                                    TEAM_TILE if id(k) in kernel_grid_tiles else None)
             descs.append(_kernel_desc(k, kname, offload, (kernel_modes or {}).get(id(k), "generic"),
                                       (kernel_max_threads or {}).get(id(k), 1024), id(k) in kernel_dense, d.name,
                                       (kernel_scratch or {}).get(id(k), 0), (kernel_combine or {}).get(id(k), ()),
-                                      id(k) in kernel_grid_tiles))
+                                      id(k) in kernel_grid_tiles, grid.waves if grid else 0))
             teams = k.teams
             num_teams = (_clause_expr(teams, "num_teams") if teams else None) or "0"
             thread_limit = (_clause_expr(teams, "thread_limit") if teams else None) or _clause_expr(d, "thread_limit") or "0"
             # SPMD: the combined region's num_threads is the block size.
             num_threads = _clause_expr(d, "num_threads") if (kernel_modes or {}).get(id(k)) == "spmd" else None
             maps = kernel_maps(k, link_globals, dict(program.bound.vla_sizes))
-            trip = _grid_trip_count(c, program, TEAM_TILE if id(k) in kernel_grid_tiles else None) \
-                if (kernel_modes or {}).get(id(k)) == "spmd" else None
+            trip = grid.count if grid else None
             exprs = (device, if_cond, num_teams, thread_limit) + ((num_threads,) if num_threads else ())
             task = target_task(d, k.env, maps, exprs, kernel_task_vars(k))
             fallback = host_fallback(text[start:end], d, in_task=task is not None)
@@ -249,21 +250,38 @@ def _line_marker(pre, text: str, offset: int, line_starts: list[int]) -> str:
     return f'\n# {line} "{file}"\n'
 
 
-def _grid_trip_count(c: OmpConstruct, program: Program, tile: tuple[int, ...] | None = None) -> str | None:
-    """Host C text of the iteration count of an SPMD kernel that is one `target teams
-    distribute parallel for` loop nest dealt out over the grid (no num_threads, no
-    dist_schedule, no schedule but `static`), when its body is short: no loop and no call of
-    a user function (a loop body that long measured faster on the default grid-stride
-    launch, bench/results/flat-h100-2026-11-25-geometry.txt), and no reduction: each team ends
-    by combining its partial result into the one variable, and a team per 256 iterations made
-    that 131,040 contended atomic updates in examples/mpi/jacobi.c (1.97 ms against clang's
-    0.36 ms, bench/results/mpi-h100-2026-11-25). The bounds must be free of side effects: the
-    host evaluates them once more. None where any of that does not hold. `tile`: the loops'
-    counts rounded up to whole tiles of these many iterations each (a kernel whose teams take the
-    nest a tile at a time)."""
+@dataclass(frozen=True)
+class GridTripCount:
+    """How the host sizes the grid of a loop dealt out over it: the loop nest's iteration count
+    (host C text) and the most waves of resident teams it may take (0: OMPGPU_GRID_WAVES)."""
+    count: str
+    waves: int
+
+
+def _grid_trip_count(c: OmpConstruct, program: Program, spmd: bool,
+                     tile: tuple[int, ...] | None = None) -> GridTripCount | None:
+    """The iteration count of a kernel that is one `target teams distribute parallel for` loop
+    nest dealt out over the grid, which sizes its grid: one iteration per thread. Only where
+    the body is short: no loop and no call of a user function. A longer body keeps the launch of
+    one wave of teams over which `distribute` spreads its iterations, a team's share each: a
+    loop body that long measured faster that way (bench/results/flat-h100-2026-11-25-geometry.txt),
+    and a few long iterations run on as many SMs (kmeans' 170 sums over 494,020 points took 1.5x
+    longer on the one team their count asks for, bench/results/s22-h200-2026-11-30-run2). And
+    only with no num_threads, no dist_schedule, no schedule but `static`, no nowait or depend:
+    the host evaluates the bounds at the launch, once more, so they must be free of side effects.
+    In SPMD mode the grid takes OMPGPU_GRID_WAVES waves of teams at most. With a reduction it
+    takes one wave at most: each team ends by combining its partial result into the one
+    variable, and a team per 256 iterations made that 131,040 contended atomic updates in
+    examples/mpi/jacobi.c (1.97 ms against clang's 0.36 ms, bench/results/mpi-h100-2026-11-25).
+    A generic kernel takes one wave at most too, as before. Either way a loop of fewer
+    iterations than a wave has threads gets fewer teams: a 62-iteration reduction ran 1,056
+    teams of 256 threads, the idle ones each adding its identity to the variable (77 ms a launch
+    under the emulator). None where a condition does not hold. `tile`: the loops' counts rounded
+    up to whole tiles of these many iterations each (an SPMD kernel whose teams take the nest a
+    tile at a time)."""
     d = c.directive
     if tuple(d.leaves[:5]) != ("target", "teams", "distribute", "parallel", "for") or any(
-            d.clause(k) is not None for k in ("num_threads", "dist_schedule", "nowait", "depend", "reduction")) or \
+            d.clause(k) is not None for k in ("num_threads", "dist_schedule", "nowait", "depend")) or \
             d.if_clause("parallel") is not None:
         return None
     sched = d.clause("schedule")
@@ -272,7 +290,10 @@ def _grid_trip_count(c: OmpConstruct, program: Program, tile: tuple[int, ...] | 
     nest = loop_nest(c.body, collapse_depth(d))
     if not nest or not short_iteration(nest[-1].stmt, program.functions):
         return None
-    return nest_trip_count(nest, tile=tile)
+    count = nest_trip_count(nest, tile=tile)
+    if count is None:
+        return None
+    return GridTripCount(count, 1 if not spmd or d.clause("reduction") is not None else 0)
 
 
 def _clause_expr(d, kind: str) -> str | None:
@@ -293,13 +314,13 @@ def _if_expr(d, modifiers: tuple[str, ...]) -> str | None:
 
 def _kernel_desc(k: Kernel, kname: str, offload: str, mode: str = "generic", max_threads: int = 1024,
                  dense: bool = False, construct: str = "target", scratch_per_team: int = 0,
-                 combine_roles: tuple[int, ...] = (), grid_tiles: bool = False) -> dict:
+                 combine_roles: tuple[int, ...] = (), grid_tiles: bool = False, grid_waves: int = 0) -> dict:
     # the kernel, then (dense) its instance compiled for more resident teams
     names = [kname] + ([f"{kname}__dense"] if dense else [])
     return {"var": f"__ompgpu_kd_{kname}", "name": kname, "file": k.coord.file, "line": k.coord.line, "col": k.coord.col,
             "mode": "OMPGPU_MODE_SPMD" if mode == "spmd" else "OMPGPU_MODE_GENERIC", "max_threads": max_threads,
             "variants": [{"name": n, "launch": f"__ompgpu_launch_{n}", "occupancy": f"__ompgpu_occupancy_{n}"} for n in names],
             "default_threads": 0, "construct": construct, "scratch_per_team": scratch_per_team,
-            "combine_roles": combine_roles, "grid_tiles": int(grid_tiles),
+            "combine_roles": combine_roles, "grid_tiles": int(grid_tiles), "grid_waves": grid_waves,
             # A target region without teams runs as one team.
             "static_teams": 0 if k.teams is not None else 1}

@@ -84,6 +84,11 @@ typedef struct ompgpu_kernel_desc {
      points), and the trip count the host passes counts whole tiles: a team per tile, in as many
      waves as that takes (no OMPGPU_GRID_WAVES limit; runtime/host/target.cpp teams_for) */
   int grid_tiles;
+  /* > 0: a grid sized by the loop's trip count takes at most this many waves of resident teams,
+     whatever OMPGPU_GRID_WAVES says; 0: OMPGPU_GRID_WAVES. 1 for a kernel whose teams each combine
+     a reduction into the one variable and for a generic kernel: one wave, as a launch without a
+     trip count takes, and fewer teams where the loop has fewer iterations than a wave has threads */
+  int grid_waves;
 } ompgpu_kernel_desc;
 
 /* map-type bits */

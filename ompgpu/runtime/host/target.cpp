@@ -72,11 +72,17 @@ long long resident_teams_per_sm(const ompgpu_kernel_desc *k, Device &dev, long l
 // The instance of kernel k to launch with teams of `threads` threads: its dense instance (compiled
 // for more resident teams, ptxas keeping fewer registers) where that holds more teams per SM and
 // spills at most kDenseSpillBytes more a thread, else k. Only where the runtime picks the team
-// count: with num_teams or OMP_NUM_TEAMS the dense one would hold teams that do not exist.
+// count: with num_teams or OMP_NUM_TEAMS the dense one would hold teams that do not exist. And
+// only for a grid of one full wave: a grid-stride launch (no trip count), or a loop taken in one
+// wave at most (grid_waves 1) with more iterations than a wave of the plain instance has threads;
+// a grid of several waves, or of fewer teams than one, gains nothing from more teams at once.
 constexpr int kDenseSpillBytes = 64;
-const ompgpu_kernel_desc *instance_for(const ompgpu_kernel_desc *k, Device &dev, long long threads, int num_teams) {
+const ompgpu_kernel_desc *instance_for(const ompgpu_kernel_desc *k, Device &dev, long long threads, int num_teams,
+                                       long long trip_count) {
   if (!k->dense || num_teams > 0 || env().num_teams > 0 || k->static_teams > 0) return k;
+  if (trip_count >= 0 && k->grid_waves != 1) return k;
   const Residency plain = residency(k, dev, threads), dense = residency(k->dense, dev, threads);
+  if (trip_count >= 0 && trip_count <= static_cast<long long>(dev.sms) * plain.teams * threads) return k;
   if (dense.teams > plain.teams && plain.teams > 0 && dense.local_bytes <= plain.local_bytes + kDenseSpillBytes)
     return k->dense;
   return k;
@@ -89,10 +95,12 @@ const ompgpu_kernel_desc *instance_for(const ompgpu_kernel_desc *k, Device &dev,
 //   distributed loop) then finish one share late: XSBench-style lookups ran 10.33 ms with the
 //   old guess (SMs x 2048 / threads, blind to registers) against 10.05 with one exact wave
 //   (bench/results/exp-h100-2026-11-25-s6-implemented.txt; 9.37 with the dense instance).
-//   trip_count >= 0 (a kernel that is one short-bodied loop over the grid, counted by the
-//   host): one iteration per thread, ceil(trip_count / threads) teams, which measured faster
-//   than a grid-stride loop over the occupancy guess for such loops (STREAM, stencils:
-//   bench/results/flat-h100-2026-11-25-geometry.txt).
+//   trip_count >= 0 (a kernel that is one loop over the grid, counted by the host): one
+//   iteration per thread, ceil(trip_count / threads) teams, which measured faster than a
+//   grid-stride loop over the occupancy guess for short-bodied loops (STREAM, stencils:
+//   bench/results/flat-h100-2026-11-25-geometry.txt), in at most OMPGPU_GRID_WAVES waves; a loop
+//   with a reduction and a generic kernel's loop (grid_waves 1) in one wave at most, the grid
+//   without a trip count, and fewer teams where it has fewer iterations than a wave has threads.
 // The launch's mask of combined atomic updates (ompgpu_kernel_desc.combine_roles): bit k where the
 // kernel's k-th combined pointer points into a mapping that no other pointer argument points
 // into, so that nothing the kernel reads through another pointer is storage those updates change
@@ -129,7 +137,8 @@ long long teams_for(const ompgpu_kernel_desc *k, Device &dev, int num_teams, lon
   else if (k->static_teams > 0) T = k->static_teams;
   else if (trip_count >= 0) {
     T = (trip_count + threads - 1) / threads;   // one iteration per thread...
-    const long long waves = env().grid_waves;   // ...in at most this many waves of resident teams
+    // ...in at most this many waves of resident teams
+    const long long waves = k->grid_waves > 0 ? k->grid_waves : env().grid_waves;
     // A kernel that takes its loop a tile per team runs a team per tile: a stencil over 4096^2
     // points ran at CUDA's speed that way and at 0.8x in 4 waves of teams that each walked
     // tiles far apart (bench/results/s12-h200-2026-11-28-run1).
@@ -303,7 +312,7 @@ extern "C" int ompgpu_target_loop(const ompgpu_kernel_desc *k, long long device,
 
   long long threads = threads_for(k, dev, thread_limit);
   const ompgpu_kernel_desc *const compiled = k;
-  if (trip_count < 0) k = instance_for(k, dev, threads, num_teams);
+  k = instance_for(k, dev, threads, num_teams, trip_count);
   const char *instance = k != compiled ? ", the instance for more resident teams" : "";
   long long teams = teams_for(k, dev, num_teams, threads, trip_count);
   cudaStream_t stream = thread_stream(loc, d);

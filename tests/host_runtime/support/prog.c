@@ -363,15 +363,16 @@ static int launch_print(const ompgpu_launch_config *cfg, void **args) {
 }
 
 /* prog launch <generic|spmd> num_teams thread_limit default_threads max_threads static_teams
-   [trip_count [grid_tiles]] */
+   [trip_count [grid_tiles [grid_waves]]] */
 static int t_launch(int argc, char **argv) {
-  CHECK(argc >= 8 && argc <= 10);
+  CHECK(argc >= 8 && argc <= 11);
   ompgpu_kernel_desc k = kdesc(launch_print);
   k.mode = !strcmp(argv[2], "spmd") ? OMPGPU_MODE_SPMD : OMPGPU_MODE_GENERIC;
   k.default_threads = atoi(argv[5]);
   k.max_threads = atoi(argv[6]);
   k.static_teams = atoll(argv[7]);
-  if (argc == 10) k.grid_tiles = atoi(argv[9]);
+  if (argc >= 10) k.grid_tiles = atoi(argv[9]);
+  if (argc == 11) k.grid_waves = atoi(argv[10]);
   if (argc >= 9) /* a loop over the grid whose iteration count the host computed */
     CHECK(ompgpu_target_loop(&k, DEF, 1, atoi(argv[3]), atoi(argv[4]), atoll(argv[8]), 0, NULL) == 0);
   else
